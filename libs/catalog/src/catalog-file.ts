@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { JsonObjectSchema, type Toolset } from './tool';
+
+/**
+ * One line of a catalog file (the `shared/data` JSON Lines format): a tool and the server it belongs
+ * to. Extra keys are allowed and ignored, except the MCP annotation hints and `readOnly`.
+ */
+export const CatalogRecordSchema = z.looseObject({
+  server: z.string().min(1, 'server must be a non-empty string'),
+  name: z.string().min(1, 'name must be a non-empty string'),
+  description: z.string().nullish(),
+  inputSchema: JsonObjectSchema.nullish(),
+  outputSchema: JsonObjectSchema.nullish(),
+  readOnly: z.boolean().optional(),
+  annotations: z.record(z.string(), z.unknown()).nullish(),
+});
+export type CatalogRecord = z.infer<typeof CatalogRecordSchema>;
+
+/** A line that could not be read, with enough detail to find and fix it. */
+export interface CatalogLineError {
+  readonly source: string;
+  readonly line: number;
+  readonly message: string;
+}
+
+export type CatalogParseResult =
+  | { readonly ok: true; readonly toolsets: Toolset[]; readonly toolCount: number }
+  | { readonly ok: false; readonly error: CatalogLineError };
+
+function boolOrUndefined(value: unknown): boolean | undefined {
+  return typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * Parses catalog files into MCP toolsets, one per server (id `mcp-<server>`, label = the server
+ * name). Several files combine; a server that appears in more than one file keeps all its tools.
+ * Stops at the first bad line and says which file and line it was.
+ */
+export function parseCatalogFiles(files: readonly { source: string; text: string }[]): CatalogParseResult {
+  const byServer = new Map<string, Toolset>();
+  let toolCount = 0;
+  for (const { source, text } of files) {
+    const lines = text.split('\n');
+    for (let index = 0; index < lines.length; index += 1) {
+      const raw = lines[index]?.trim() ?? '';
+      if (raw === '') continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(raw);
+      } catch (error) {
+        return { ok: false, error: { source, line: index + 1, message: `not valid JSON (${(error as Error).message})` } };
+      }
+      const parsed = CatalogRecordSchema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+        return { ok: false, error: { source, line: index + 1, message: `${where}${issue?.message ?? 'not a catalog record'}` } };
+      }
+      const record = parsed.data;
+      const id = `mcp-${record.server}`;
+      let toolset = byServer.get(id);
+      if (toolset === undefined) {
+        toolset = {
+          id: id.length <= 200 ? id : id.slice(0, 200),
+          kind: 'mcp',
+          label: record.server,
+          tools: [],
+          supports_parallel_tool_calls: false,
+          parallel_safe_tools: [],
+        };
+        byServer.set(id, toolset);
+      }
+      const annotations = record.annotations ?? {};
+      const readOnlyHint = boolOrUndefined(annotations['readOnlyHint']) ?? record.readOnly;
+      const destructiveHint = boolOrUndefined(annotations['destructiveHint']);
+      toolset.tools.push({
+        name: record.name,
+        description: record.description ?? '',
+        inputSchema: record.inputSchema ?? { type: 'object', properties: {} },
+        ...(record.outputSchema ? { outputSchema: record.outputSchema } : {}),
+        ...(readOnlyHint !== undefined || destructiveHint !== undefined
+          ? {
+              annotations: {
+                ...(readOnlyHint !== undefined ? { readOnlyHint } : {}),
+                ...(destructiveHint !== undefined ? { destructiveHint } : {}),
+              },
+            }
+          : {}),
+        tags: [],
+        alwaysLoad: false,
+      });
+      toolCount += 1;
+    }
+  }
+  return { ok: true, toolsets: [...byServer.values()], toolCount };
+}

@@ -1,0 +1,46 @@
+export {
+  ToolKindSchema,
+  RiskSchema,
+  JsonObjectSchema,
+  ToolAnnotationsSchema,
+  ToolDefinitionSchema,
+  ToolsetIdSchema,
+  ToolsetSchema,
+  toolsetLabel,
+} from './tool';
+export type {
+  ToolKind,
+  Risk,
+  JsonObject,
+  ToolAnnotations,
+  ToolDefinition,
+  ToolDefinitionInput,
+  Toolset,
+  ToolsetInput,
+} from './tool';
+export {
+  MODEL_NAME_PATTERN,
+  MAX_MODEL_NAME_LENGTH,
+  NAMESPACE_SEPARATOR,
+  BRIDGE_TOOL_NAMES,
+  isBridgeToolName,
+  slugify,
+  baseModelName,
+  assignModelNames,
+} from './names';
+export type { BridgeToolName, NameRequest } from './names';
+export {
+  DEFAULT_CORE_TOOLS,
+  DEFAULT_DEFER_TOOLS,
+  CONFIG_LIMITS,
+  ASSUMED_CONTEXT_TOKENS,
+  parseTriState,
+  parseEnableToolSearch,
+  parseToolSearchConfig,
+  defaultToolSearchConfig,
+} from './config';
+export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions } from './config';
+export { canonicalToolsetOrder, isDeferrable, buildSessionTools } from './session-tools';
+export type { SessionTool, SessionToolTable, UnavailableSource } from './session-tools';
+export { CatalogRecordSchema, parseCatalogFiles } from './catalog-file';
+export type { CatalogRecord, CatalogLineError, CatalogParseResult } from './catalog-file';

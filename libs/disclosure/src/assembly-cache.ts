@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import type { ToolSearchConfig, Toolset } from '@toolsearch/catalog';
+import { assembleSession, type Assembly, type AssemblyInput } from './assemble';
+
+/**
+ * A content-addressed cache of assemblies, shared by every session that has the same tools,
+ * config and model. The key is made of the toolsets' content fingerprints, never of a session id,
+ * so a cached surface can never drift from the tool definitions it was built from.
+ *
+ * Toolsets are treated as immutable values: a changed toolset must be a new object (the registry
+ * hands out a new value per version). Each object's fingerprint is computed once.
+ */
+export class AssemblyCache {
+  readonly capacity: number;
+  readonly #fingerprints = new WeakMap<Toolset, string>();
+  readonly #configKeys = new WeakMap<ToolSearchConfig, string>();
+  readonly #entries = new Map<string, Assembly>();
+  #hits = 0;
+  #misses = 0;
+
+  constructor(capacity = 256) {
+    this.capacity = Math.max(1, capacity);
+  }
+
+  /** Same as `assembleSession(input)`, answered from the cache when the content was seen before. */
+  assemble(input: AssemblyInput): Assembly {
+    const key = this.#key(input);
+    const cached = this.#entries.get(key);
+    if (cached !== undefined) {
+      this.#hits += 1;
+      // Re-insert to mark it most recently used.
+      this.#entries.delete(key);
+      this.#entries.set(key, cached);
+      return cached;
+    }
+    this.#misses += 1;
+    const assembly = assembleSession(input);
+    this.#entries.set(key, assembly);
+    if (this.#entries.size > this.capacity) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    return assembly;
+  }
+
+  get stats(): { hits: number; misses: number; size: number } {
+    return { hits: this.#hits, misses: this.#misses, size: this.#entries.size };
+  }
+
+  #fingerprint(toolset: Toolset): string {
+    let fingerprint = this.#fingerprints.get(toolset);
+    if (fingerprint === undefined) {
+      fingerprint = createHash('sha256').update(JSON.stringify(toolset)).digest('hex');
+      this.#fingerprints.set(toolset, fingerprint);
+    }
+    return fingerprint;
+  }
+
+  #configKey(config: ToolSearchConfig): string {
+    let key = this.#configKeys.get(config);
+    if (key === undefined) {
+      key = JSON.stringify({
+        ...config,
+        defer: [...config.defer].sort(),
+        core_tools: [...config.core_tools].sort(),
+      });
+      this.#configKeys.set(config, key);
+    }
+    return key;
+  }
+
+  #key(input: AssemblyInput): string {
+    const hash = createHash('sha256');
+    for (const fingerprint of input.toolsets.map((toolset) => this.#fingerprint(toolset)).sort()) hash.update(fingerprint);
+    hash.update(this.#configKey(input.config));
+    hash.update(
+      JSON.stringify([input.contextTokens, input.encoding ?? '', input.format ?? '', input.previouslyActive ?? false]),
+    );
+    return hash.digest('hex');
+  }
+}

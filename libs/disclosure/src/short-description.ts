@@ -1,0 +1,35 @@
+/** The longest short description a listing line carries, before the ellipsis. */
+export const SHORT_DESCRIPTION_CHARS = 60;
+
+// Abbreviations whose period does not end a sentence.
+const ABBREVIATION_END = /(?:^|[\s(])(?:e\.g|i\.e|etc)$/i;
+
+/** Makes text safe for one listing line: no control characters, no line breaks, single spaces. */
+export function singleLine(text: string): string {
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The first sentence of a description, at most 60 characters: whitespace collapsed, cut at the
+ * first `.`, `!` or `?` that is followed by a space or the end (not the period of `e.g.`, `i.e.`
+ * or `etc.`), and when still too long, cut back to a word boundary with `…` appended.
+ */
+export function shortDescription(description: string): string {
+  const text = singleLine(description);
+  let sentence = text;
+  const ends = /[.!?。！？](?=\s|$)/g;
+  for (let match = ends.exec(text); match !== null; match = ends.exec(text)) {
+    const before = text.slice(0, match.index);
+    if (match[0] === '.' && ABBREVIATION_END.test(before)) continue;
+    sentence = text.slice(0, match.index + 1);
+    break;
+  }
+  if (sentence.length <= SHORT_DESCRIPTION_CHARS) return sentence;
+  let cut = sentence.slice(0, SHORT_DESCRIPTION_CHARS);
+  const space = cut.lastIndexOf(' ');
+  if (space > 0) cut = cut.slice(0, space);
+  return `${cut.replace(/[\s,;:]+$/, '')}…`;
+}

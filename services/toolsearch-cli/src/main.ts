@@ -1,0 +1,65 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error';
+import { processIo, type CliIo } from './io';
+import { assembleCommand } from './commands/assemble.command';
+
+/** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
+export interface Command {
+  readonly summary: string;
+  readonly usage: string;
+  readonly run: (args: string[], io: CliIo) => Promise<number> | number;
+}
+
+const COMMANDS: Record<string, Command> = {
+  assemble: assembleCommand,
+};
+
+function help(): string {
+  const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
+  return [
+    'toolsearch: tool search for LLM agent sessions.',
+    '',
+    'Usage: toolsearch <command> [options]',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    "Run 'toolsearch <command> --help' for a command's options.",
+    '',
+  ].join('\n');
+}
+
+/** Runs the CLI with `argv` (without node and the script) and returns the process exit code. */
+export async function run(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help());
+    return name === undefined ? 2 : 0;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.err(`toolsearch: unknown command '${name}'.\n\n${help()}`);
+    return 2;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(`${command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.err(`toolsearch ${name}: ${error.message}\n`);
+      return error.exitCode;
+    }
+    // node:util parseArgs reports unknown options and missing values with these codes.
+    const code = (error as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      io.err(`toolsearch ${name}: ${(error as Error).message}\n\n${command.usage}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+export { parseArgs };
