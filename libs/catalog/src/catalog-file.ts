@@ -48,13 +48,19 @@ export function parseCatalogFiles(files: readonly { source: string; text: string
       try {
         json = JSON.parse(raw);
       } catch (error) {
-        return { ok: false, error: { source, line: index + 1, message: `not valid JSON (${(error as Error).message})` } };
+        return {
+          ok: false,
+          error: { source, line: index + 1, message: `not valid JSON (${(error as Error).message})` },
+        };
       }
       const parsed = CatalogRecordSchema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-        return { ok: false, error: { source, line: index + 1, message: `${where}${issue?.message ?? 'not a catalog record'}` } };
+        return {
+          ok: false,
+          error: { source, line: index + 1, message: `${where}${issue?.message ?? 'not a catalog record'}` },
+        };
       }
       const record = parsed.data;
       const id = `mcp-${record.server}`;

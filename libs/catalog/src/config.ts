@@ -49,16 +49,59 @@ export interface ParsedConfig {
  * best-known implementation's core list, so gateways that port from it keep their behaviour.
  */
 export const DEFAULT_CORE_TOOLS: readonly string[] = [
-  'web_search', 'web_extract', 'terminal', 'process_manage', 'read_file', 'write_file', 'patch',
-  'search_files', 'vision_analyze', 'image_generate', 'skills_list', 'skill_view', 'skill_manage',
-  'browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_scroll',
-  'browser_back', 'browser_press', 'browser_get_images', 'browser_vision', 'browser_console',
-  'browser_cdp', 'browser_dialog', 'browser_exec', 'text_to_speech', 'todo_list', 'memory',
-  'session_search', 'clarify', 'execute_code', 'delegate_task', 'cronjob_manage', 'ha_list_entities',
-  'ha_get_state', 'ha_list_services', 'ha_call_service', 'kanban_show', 'kanban_list',
-  'kanban_complete', 'kanban_block', 'kanban_request_review', 'kanban_request_changes',
-  'kanban_heartbeat', 'kanban_comment', 'kanban_create', 'kanban_link', 'kanban_unblock',
-  'kanban_attach', 'kanban_attach_url', 'kanban_attachments', 'computer_use',
+  'web_search',
+  'web_extract',
+  'terminal',
+  'process_manage',
+  'read_file',
+  'write_file',
+  'patch',
+  'search_files',
+  'vision_analyze',
+  'image_generate',
+  'skills_list',
+  'skill_view',
+  'skill_manage',
+  'browser_navigate',
+  'browser_snapshot',
+  'browser_click',
+  'browser_type',
+  'browser_scroll',
+  'browser_back',
+  'browser_press',
+  'browser_get_images',
+  'browser_vision',
+  'browser_console',
+  'browser_cdp',
+  'browser_dialog',
+  'browser_exec',
+  'text_to_speech',
+  'todo_list',
+  'memory',
+  'session_search',
+  'clarify',
+  'execute_code',
+  'delegate_task',
+  'cronjob_manage',
+  'ha_list_entities',
+  'ha_get_state',
+  'ha_list_services',
+  'ha_call_service',
+  'kanban_show',
+  'kanban_list',
+  'kanban_complete',
+  'kanban_block',
+  'kanban_request_review',
+  'kanban_request_changes',
+  'kanban_heartbeat',
+  'kanban_comment',
+  'kanban_create',
+  'kanban_link',
+  'kanban_unblock',
+  'kanban_attach',
+  'kanban_attach_url',
+  'kanban_attachments',
+  'computer_use',
 ];
 
 /**
@@ -66,9 +109,24 @@ export const DEFAULT_CORE_TOOLS: readonly string[] = [
  * `clarify` is deliberately absent: deferring it made models stop asking structured questions.
  */
 export const DEFAULT_DEFER_TOOLS: readonly string[] = [
-  'computer_use', 'session_search', 'image_generate', 'todo_list', 'process_manage', 'cronjob_manage',
-  'drive_preview', 'gui_tour', 'desktop_preview', 'annotate_preview', 'show_tip', 'setup_mcp',
-  'desktop_project', 'close_terminal', 'apply_layout', 'read_terminal', 'read_window_below', 'focus_pane',
+  'computer_use',
+  'session_search',
+  'image_generate',
+  'todo_list',
+  'process_manage',
+  'cronjob_manage',
+  'drive_preview',
+  'gui_tour',
+  'desktop_preview',
+  'annotate_preview',
+  'show_tip',
+  'setup_mcp',
+  'desktop_project',
+  'close_terminal',
+  'apply_layout',
+  'read_terminal',
+  'read_window_below',
+  'focus_pane',
 ];
 
 export const CONFIG_LIMITS = {
@@ -82,8 +140,14 @@ export const CONFIG_LIMITS = {
 export const ASSUMED_CONTEXT_TOKENS = 200_000;
 
 const KEYS = new Set([
-  'enabled', 'threshold_pct', 'search_default_limit', 'max_search_limit', 'listing',
-  'listing_max_tokens', 'defer', 'core_tools',
+  'enabled',
+  'threshold_pct',
+  'search_default_limit',
+  'max_search_limit',
+  'listing',
+  'listing_max_tokens',
+  'defer',
+  'core_tools',
 ]);
 
 /** Folds the tri-state aliases: true/1/yes/on → on, false/0/no/off → off, auto → auto. */
@@ -152,10 +216,7 @@ function readNameSet(
  * Reads `ENABLE_TOOL_SEARCH` (seed 003). Unset/empty → undefined (the config decides). `true` and
  * plain `auto` → on, `false` → off, `auto:N` → budget-gated at N % of the context (0–100).
  */
-export function parseEnableToolSearch(
-  value: string | undefined,
-  warnings: string[] = [],
-): ActivationMode | undefined {
+export function parseEnableToolSearch(value: string | undefined, warnings: string[] = []): ActivationMode | undefined {
   if (value === undefined) return undefined;
   const text = value.trim().toLowerCase();
   if (text === '') return undefined;
@@ -166,7 +227,8 @@ export function parseEnableToolSearch(
     const pct = Number(match[1]);
     if (match[1]?.trim() !== '' && Number.isFinite(pct)) {
       const clamped = Math.min(100, Math.max(0, pct));
-      if (clamped !== pct) warnings.push(`ENABLE_TOOL_SEARCH=${value}: the percentage must be 0–100; using ${clamped}.`);
+      if (clamped !== pct)
+        warnings.push(`ENABLE_TOOL_SEARCH=${value}: the percentage must be 0–100; using ${clamped}.`);
       return { kind: 'budget', pct: clamped };
     }
   }
@@ -218,7 +280,9 @@ export function parseToolSearchConfig(raw: unknown, options: ParseOptions = {}):
   else {
     const tri = parseTriState(raw);
     if (tri === undefined) {
-      warnings.push(`tools.tool_search is ${JSON.stringify(raw)}; expected a mapping or true/false. Using the defaults.`);
+      warnings.push(
+        `tools.tool_search is ${JSON.stringify(raw)}; expected a mapping or true/false. Using the defaults.`,
+      );
     }
     record = { enabled: tri ?? 'auto' };
   }
@@ -240,7 +304,8 @@ export function parseToolSearchConfig(raw: unknown, options: ParseOptions = {}):
   let listing: TriState = 'auto';
   if (listingRaw !== undefined && listingRaw !== null) {
     const tri = parseTriState(listingRaw);
-    if (tri === undefined) warnings.push(`tools.tool_search.listing is ${JSON.stringify(listingRaw)}; use auto, on or off. Using auto.`);
+    if (tri === undefined)
+      warnings.push(`tools.tool_search.listing is ${JSON.stringify(listingRaw)}; use auto, on or off. Using auto.`);
     listing = tri ?? 'auto';
   }
   const listing_max_tokens = readNumber(record, 'listing_max_tokens', CONFIG_LIMITS.listing_max_tokens, true, warnings);

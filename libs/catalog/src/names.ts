@@ -52,9 +52,7 @@ export interface NameRequest {
 export function baseModelName(request: NameRequest): string {
   const tool = slugify(request.originalName) || 'tool';
   const candidate =
-    request.namespace === undefined
-      ? tool
-      : `${slugify(request.namespace) || 'server'}${NAMESPACE_SEPARATOR}${tool}`;
+    request.namespace === undefined ? tool : `${slugify(request.namespace) || 'server'}${NAMESPACE_SEPARATOR}${tool}`;
   return fitLength(candidate, [request.toolset, request.originalName]);
 }
 

@@ -71,7 +71,8 @@ export class AssemblyCache {
 
   #key(input: AssemblyInput): string {
     const hash = createHash('sha256');
-    for (const fingerprint of input.toolsets.map((toolset) => this.#fingerprint(toolset)).sort()) hash.update(fingerprint);
+    for (const fingerprint of input.toolsets.map((toolset) => this.#fingerprint(toolset)).sort())
+      hash.update(fingerprint);
     hash.update(this.#configKey(input.config));
     hash.update(
       JSON.stringify([input.contextTokens, input.encoding ?? '', input.format ?? '', input.previouslyActive ?? false]),

@@ -26,7 +26,7 @@ function searchDescription(input: BridgeSchemaInput): string {
     `Find tools among ${input.deferredCount} more that are not loaded yet.`,
     'Write each query as keywords naming a service, an action and an object, such as "github create issue" or "slack post message", not as a question.',
     'Put every capability you need into one call, one query each; each query is searched on its own.',
-    'The answer lists matching tool names per query and one shared map with each tool\'s description and required arguments.',
+    "The answer lists matching tool names per query and one shared map with each tool's description and required arguments.",
     'Then load the schemas with tool_describe and run the tool with tool_call.',
     'Tools already in your tool list need no search.',
   ].join(' ');
@@ -70,7 +70,7 @@ export function bridgeTools(input: BridgeSchemaInput): NeutralTool[] {
     {
       name: 'tool_describe',
       description:
-        'Load the full input schemas of tools found with tool_search or named in the listing. Do this before tool_call whenever you do not know a tool\'s arguments, and ask for every schema you need in one call.',
+        "Load the full input schemas of tools found with tool_search or named in the listing. Do this before tool_call whenever you do not know a tool's arguments, and ask for every schema you need in one call.",
       inputSchema: {
         type: 'object',
         properties: {
@@ -95,7 +95,7 @@ export function bridgeTools(input: BridgeSchemaInput): NeutralTool[] {
               type: 'object',
               properties: {
                 name: { type: 'string', description: 'The exact tool name.' },
-                arguments: { type: 'object', description: 'Arguments that match the tool\'s input schema.' },
+                arguments: { type: 'object', description: "Arguments that match the tool's input schema." },
               },
               required: ['name', 'arguments'],
             },

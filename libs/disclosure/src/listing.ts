@@ -56,7 +56,10 @@ function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Grou
       .sort((a, b) => compareText(a.name, b.name) || compareText(a.short, b.short));
     const count = rows.length;
     const noun = count === 1 ? 'tool' : 'tools';
-    const full = [`${key} (${count} ${noun}):`, ...rows.map((row) => (row.short ? `- ${row.name}: ${row.short}` : `- ${row.name}`))].join('\n');
+    const full = [
+      `${key} (${count} ${noun}):`,
+      ...rows.map((row) => (row.short ? `- ${row.name}: ${row.short}` : `- ${row.name}`)),
+    ].join('\n');
     const names = `${key} (${count} ${noun}): ${rows.map((row) => row.name).join(', ')}`;
     const summary = `${key}: ${count} ${noun}, names not listed (find them with tool_search)`;
     groups.push({
@@ -104,7 +107,10 @@ export function buildListing(
     const blocks = [
       ...groups.map((group) => {
         const mode = modes.get(group.label) ?? 'full';
-        return { label: group.label, text: mode === 'full' ? group.full : mode === 'names' ? group.names : group.summary };
+        return {
+          label: group.label,
+          text: mode === 'full' ? group.full : mode === 'names' ? group.names : group.summary,
+        };
       }),
       ...extra.map((entry) => ({ label: entry.label, text: entry.line })),
     ].sort((a, b) => compareText(a.label, b.label));

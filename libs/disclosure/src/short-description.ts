@@ -6,10 +6,13 @@ const ABBREVIATION_END = /(?:^|[\s(])(?:e\.g|i\.e|etc)$/i;
 
 /** Makes text safe for one listing line: no control characters, no line breaks, single spaces. */
 export function singleLine(text: string): string {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    text
+      // eslint-disable-next-line no-control-regex -- removing control characters is the point
+      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 /**
@@ -20,7 +23,7 @@ export function singleLine(text: string): string {
 export function shortDescription(description: string): string {
   const text = singleLine(description);
   let sentence = text;
-  const ends = /[.!?。！？](?=\s|$)/g;
+  const ends = /[.!?](?=\s|$)|[。！？]/g;
   for (let match = ends.exec(text); match !== null; match = ends.exec(text)) {
     const before = text.slice(0, match.index);
     if (match[0] === '.' && ABBREVIATION_END.test(before)) continue;

@@ -11,7 +11,8 @@ export function loadCatalogs(paths: readonly string[]): { toolsets: Toolset[]; t
       return { source: path, text: readFileSync(path, 'utf8') };
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+      const why =
+        code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
       throw new CliError(`cannot read catalog ${path}: ${why}`, { cause: error });
     }
   });
@@ -39,11 +40,16 @@ export function loadConfig(path: string | undefined, env: Readonly<Record<string
     try {
       raw = parseYaml(text);
     } catch (error) {
-      throw new CliError(`${path}: not valid YAML or JSON (${(error as Error).message.split('\n')[0]})`, { cause: error });
+      throw new CliError(`${path}: not valid YAML or JSON (${(error as Error).message.split('\n')[0]})`, {
+        cause: error,
+      });
     }
     if (typeof raw === 'object' && raw !== null && 'tools' in raw) {
       const tools = (raw as { tools: unknown }).tools;
-      raw = typeof tools === 'object' && tools !== null && 'tool_search' in tools ? (tools as { tool_search: unknown }).tool_search : undefined;
+      raw =
+        typeof tools === 'object' && tools !== null && 'tool_search' in tools
+          ? (tools as { tool_search: unknown }).tool_search
+          : undefined;
     }
   }
   return parseToolSearchConfig(raw, { enableToolSearch: env['ENABLE_TOOL_SEARCH'] });
@@ -54,7 +60,8 @@ export function readInteger(option: string, value: string | undefined, min: numb
   if (value === undefined) return undefined;
   const trimmed = value.trim().replace(/_/g, '');
   const suffix = /^(\d+(?:\.\d+)?)([kKmM]?)$/.exec(trimmed);
-  if (!suffix) throw new CliError(`${option} must be a whole number (for example 200000 or 200k), not ${JSON.stringify(value)}.`);
+  if (!suffix)
+    throw new CliError(`${option} must be a whole number (for example 200000 or 200k), not ${JSON.stringify(value)}.`);
   const scale = suffix[2]?.toLowerCase() === 'k' ? 1000 : suffix[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
   const number = Number(suffix[1]) * scale;
   if (!Number.isInteger(number) || number < min || number > max) {

@@ -51,16 +51,21 @@ export const assembleCommand: Command = {
       },
     });
     const contextTokens = readInteger('--context', values.context, 0, 100_000_000);
-    if (contextTokens === undefined) throw new CliError('--context is required: the model\'s context window in tokens (0 if unknown).');
+    if (contextTokens === undefined)
+      throw new CliError("--context is required: the model's context window in tokens (0 if unknown).");
     const encoding = values.encoding ?? DEFAULT_ENCODING;
-    if (!isEncodingName(encoding)) throw new CliError(`--encoding must be o200k_base or cl100k_base, not ${JSON.stringify(encoding)}.`);
+    if (!isEncodingName(encoding))
+      throw new CliError(`--encoding must be o200k_base or cl100k_base, not ${JSON.stringify(encoding)}.`);
     const format = values.format ?? 'openai';
-    if (!isToolFormat(format)) throw new CliError(`--format must be openai, anthropic or mcp, not ${JSON.stringify(format)}.`);
+    if (!isToolFormat(format))
+      throw new CliError(`--format must be openai, anthropic or mcp, not ${JSON.stringify(format)}.`);
     const { toolsets, toolCount } = loadCatalogs([...(values.catalog ?? []), ...positionals]);
     const { config, warnings } = loadConfig(values.config, io.env);
     for (const warning of warnings) io.err(`warning: ${warning}\n`);
     const { result } = assembleSession({ toolsets, config, contextTokens, encoding, format });
-    io.out(values.json ? `${JSON.stringify({ ...result, warnings }, null, 2)}\n` : summary(result, toolCount, contextTokens));
+    io.out(
+      values.json ? `${JSON.stringify({ ...result, warnings }, null, 2)}\n` : summary(result, toolCount, contextTokens),
+    );
     return 0;
   },
 };

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { parseCatalogFiles } from './catalog-file';
+
+describe('parseCatalogFiles', () => {
+  it('groups records by server into MCP toolsets and combines files', () => {
+    const result = parseCatalogFiles([
+      {
+        source: 'a.jsonl',
+        text: '{"server":"github","name":"create_issue","description":"Open an issue.","inputSchema":{"type":"object"}}\n\n',
+      },
+      {
+        source: 'b.jsonl',
+        text: '{"server":"github","name":"list_repos"}\n{"server":"@x/y","name":"z","readOnly":true}\n',
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.toolCount).toBe(3);
+    expect(result.toolsets.map((t) => [t.id, t.label, t.tools.length])).toEqual([
+      ['mcp-github', 'github', 2],
+      ['mcp-@x/y', '@x/y', 1],
+    ]);
+    expect(result.toolsets[1]?.tools[0]?.annotations).toEqual({ readOnlyHint: true });
+    expect(result.toolsets[0]?.tools[1]?.inputSchema).toEqual({ type: 'object', properties: {} });
+  });
+
+  it('names the file and line of malformed JSON', () => {
+    const result = parseCatalogFiles([{ source: 'bad.jsonl', text: '{"server":"a","name":"b"}\n{oops\n' }]);
+    expect(result).toMatchObject({ ok: false, error: { source: 'bad.jsonl', line: 2 } });
+    if (!result.ok) expect(result.error.message).toContain('not valid JSON');
+  });
+
+  it('names the field of a record that is not a tool', () => {
+    const result = parseCatalogFiles([{ source: 'bad.jsonl', text: '{"server":"a"}\n' }]);
+    expect(result).toMatchObject({ ok: false, error: { line: 1 } });
+    if (!result.ok) expect(result.error.message).toMatch(/^name: /);
+  });
+});

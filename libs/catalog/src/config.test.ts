@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CORE_TOOLS, DEFAULT_DEFER_TOOLS, parseEnableToolSearch, parseToolSearchConfig } from './config';
+
+describe('parseToolSearchConfig', () => {
+  it('gives the seed defaults when the key is missing', () => {
+    const { config, warnings } = parseToolSearchConfig(undefined);
+    expect(config).toMatchObject({
+      enabled: 'auto',
+      activation: { kind: 'on' },
+      threshold_pct: 5,
+      search_default_limit: 5,
+      max_search_limit: 25,
+      listing: 'auto',
+      listing_max_tokens: 4000,
+    });
+    expect([...config.defer]).toEqual(DEFAULT_DEFER_TOOLS);
+    expect([...config.core_tools]).toEqual(DEFAULT_CORE_TOOLS);
+    expect(warnings).toEqual([]);
+  });
+
+  it('reads the legacy booleans: true is enabled auto, false is off', () => {
+    expect(parseToolSearchConfig(true).config.enabled).toBe('auto');
+    expect(parseToolSearchConfig(true).config.listing).toBe('auto');
+    expect(parseToolSearchConfig(false).config.activation).toEqual({ kind: 'off' });
+  });
+
+  it('folds the tri-state aliases', () => {
+    expect(parseToolSearchConfig({ enabled: 'yes' }).config.enabled).toBe('on');
+    expect(parseToolSearchConfig({ enabled: true }).config.enabled).toBe('on');
+    expect(parseToolSearchConfig({ enabled: ' OFF ' }).config.enabled).toBe('off');
+    expect(parseToolSearchConfig({ enabled: 0 }).config.enabled).toBe('off');
+    expect(parseToolSearchConfig({ listing: 'false' }).config.listing).toBe('off');
+  });
+
+  it('falls back to auto with a warning for an unknown enabled value', () => {
+    const { config, warnings } = parseToolSearchConfig({ enabled: 'maybe', listing: 'perhaps' });
+    expect(config.enabled).toBe('auto');
+    expect(config.listing).toBe('auto');
+    expect(warnings.join('\n')).toContain('tools.tool_search.enabled');
+    expect(warnings.join('\n')).toContain('tools.tool_search.listing');
+  });
+
+  it('treats a top-level string as the tri-state it names', () => {
+    expect(parseToolSearchConfig('off').config.activation).toEqual({ kind: 'off' });
+    const odd = parseToolSearchConfig(42);
+    expect(odd.config.enabled).toBe('auto');
+    expect(odd.warnings[0]).toContain('expected a mapping');
+  });
+
+  it('clamps the search limits and keeps the default within the maximum', () => {
+    const { config, warnings } = parseToolSearchConfig({ search_default_limit: 999, max_search_limit: 999 });
+    expect(config.max_search_limit).toBe(50);
+    expect(config.search_default_limit).toBe(50);
+    expect(warnings).toHaveLength(2);
+    expect(parseToolSearchConfig({ max_search_limit: 3 }).config.search_default_limit).toBe(3);
+    expect(parseToolSearchConfig({ max_search_limit: 0 }).config.max_search_limit).toBe(1);
+  });
+
+  it('clamps threshold_pct and listing_max_tokens into their ranges', () => {
+    expect(parseToolSearchConfig({ threshold_pct: -3 }).config.threshold_pct).toBe(0);
+    expect(parseToolSearchConfig({ threshold_pct: 150 }).config.threshold_pct).toBe(100);
+    expect(parseToolSearchConfig({ threshold_pct: '2.5' }).config.threshold_pct).toBe(2.5);
+    expect(parseToolSearchConfig({ listing_max_tokens: 10 }).config.listing_max_tokens).toBe(200);
+    expect(parseToolSearchConfig({ listing_max_tokens: 1e9 }).config.listing_max_tokens).toBe(60_000);
+  });
+
+  it('uses the default with a warning for an unparseable number', () => {
+    const { config, warnings } = parseToolSearchConfig({ threshold_pct: 'lots', listing_max_tokens: null });
+    expect(config.threshold_pct).toBe(5);
+    expect(config.listing_max_tokens).toBe(4000);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('threshold_pct');
+  });
+
+  it('replaces the curated defer set with a user list, and [] defers no core tool', () => {
+    expect([...parseToolSearchConfig({ defer: ['terminal'] }).config.defer]).toEqual(['terminal']);
+    expect(parseToolSearchConfig({ defer: [] }).config.defer.size).toBe(0);
+    expect([...parseToolSearchConfig({ defer: [' todo_list ', '', 'todo_list'] }).config.defer]).toEqual(['todo_list']);
+  });
+
+  it('warns about a scalar defer value and keeps the curated default', () => {
+    const { config, warnings } = parseToolSearchConfig({ defer: 'todo_list' });
+    expect([...config.defer]).toEqual(DEFAULT_DEFER_TOOLS);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('tools.tool_search.defer');
+    expect(warnings[0]).toContain('list of tool names');
+  });
+
+  it('reports unknown keys without failing', () => {
+    const { warnings } = parseToolSearchConfig({ auto_token_threshold: 8000 });
+    expect(warnings[0]).toContain('auto_token_threshold');
+  });
+
+  it('accepts auto:N as the enabled value', () => {
+    expect(parseToolSearchConfig({ enabled: 'auto:7' }).config.activation).toEqual({ kind: 'budget', pct: 7 });
+  });
+
+  it('lets ENABLE_TOOL_SEARCH override enabled', () => {
+    expect(parseToolSearchConfig({ enabled: 'off' }, { enableToolSearch: 'auto:5' }).config.activation).toEqual({
+      kind: 'budget',
+      pct: 5,
+    });
+    expect(parseToolSearchConfig({ enabled: 'on' }, { enableToolSearch: 'false' }).config.activation).toEqual({
+      kind: 'off',
+    });
+    expect(parseToolSearchConfig({ enabled: 'off' }, { enableToolSearch: '' }).config.activation).toEqual({
+      kind: 'off',
+    });
+  });
+
+  it('ignores an invalid ENABLE_TOOL_SEARCH with a warning', () => {
+    const { config, warnings } = parseToolSearchConfig({ enabled: 'off' }, { enableToolSearch: 'sometimes' });
+    expect(config.activation).toEqual({ kind: 'off' });
+    expect(warnings[0]).toContain('ENABLE_TOOL_SEARCH');
+  });
+});
+
+describe('parseEnableToolSearch', () => {
+  it('maps each documented value', () => {
+    expect(parseEnableToolSearch(undefined)).toBeUndefined();
+    expect(parseEnableToolSearch('true')).toEqual({ kind: 'on' });
+    expect(parseEnableToolSearch('auto')).toEqual({ kind: 'on' });
+    expect(parseEnableToolSearch('false')).toEqual({ kind: 'off' });
+    expect(parseEnableToolSearch('auto:5')).toEqual({ kind: 'budget', pct: 5 });
+    expect(parseEnableToolSearch('AUTO:12.5')).toEqual({ kind: 'budget', pct: 12.5 });
+  });
+
+  it('clamps the percentage and rejects a missing one', () => {
+    const warnings: string[] = [];
+    expect(parseEnableToolSearch('auto:250', warnings)).toEqual({ kind: 'budget', pct: 100 });
+    expect(parseEnableToolSearch('auto:', warnings)).toBeUndefined();
+    expect(parseEnableToolSearch('auto:x', warnings)).toBeUndefined();
+    expect(warnings).toHaveLength(3);
+  });
+});

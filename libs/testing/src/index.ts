@@ -1,0 +1,12 @@
+export {
+  REPO_ROOT,
+  SHARED_DATA_DIR,
+  SHARED_CATALOGS,
+  SHARED_DATA_SKIP_REASON,
+  hasSharedData,
+  sharedDataPath,
+  loadSharedCatalog,
+  loadSharedJsonl,
+} from './shared-data';
+export type { SharedCatalogName } from './shared-data';
+export { tool, toolset, coreToolset, bigServer } from './fixtures';
