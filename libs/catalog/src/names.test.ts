@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, loadSharedCatalog, SHARED_DATA_SKIP_REASON } from '@toolsearch/testing';
+import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
 import { assignModelNames, baseModelName, MODEL_NAME_PATTERN, slugify } from './names';
 
 describe('slugify', () => {
@@ -91,5 +91,5 @@ describe('assignModelNames', () => {
       for (const name of names) expect(name).toMatch(MODEL_NAME_PATTERN);
     });
   });
-  if (!hasSharedData()) it.skip(SHARED_DATA_SKIP_REASON, () => {});
+  reportSharedDataSkip(it.skip);
 });

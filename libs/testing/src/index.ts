@@ -4,6 +4,7 @@ export {
   SHARED_CATALOGS,
   SHARED_DATA_SKIP_REASON,
   hasSharedData,
+  reportSharedDataSkip,
   sharedDataPath,
   loadSharedCatalog,
   loadSharedJsonl,

@@ -61,3 +61,11 @@ export function loadSharedJsonl<T = unknown>(file: string): T[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as T);
 }
+
+/**
+ * Registers one visibly skipped test that says why, when the shared data is absent, so a run on a
+ * user's clone shows what was not checked instead of silently passing.
+ */
+export function reportSharedDataSkip(register: (name: string, fn: () => void) => void): void {
+  if (!hasSharedData()) register(SHARED_DATA_SKIP_REASON, () => undefined);
+}

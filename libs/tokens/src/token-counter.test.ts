@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
+import { hasSharedData, SHARED_CATALOGS, reportSharedDataSkip, sharedDataPath } from '@toolsearch/testing';
 import { countTokens, isEncodingName, tokenCounter } from './token-counter';
 
 const SAMPLES = [
@@ -60,5 +60,5 @@ describe('TokenCounter', () => {
       }
     }, 60_000);
   });
-  if (!hasSharedData()) it.skip(SHARED_DATA_SKIP_REASON, () => {});
+  reportSharedDataSkip(it.skip);
 });
