@@ -32,11 +32,11 @@ function searchDescription(input: BridgeSchemaInput): string {
   ].join(' ');
   if (input.listing === null) return base;
   if (input.listingForm === 'groups') {
-    return `${base}\n\nThe sources below are connected and their tools can be used through these bridge tools. For any request in their domains, search here before saying a capability is missing or reaching for a generic tool.\n\n${input.listing}`;
+    return `${base}\n\nThe sources below are connected, each with its number of tools; their tools can be used through these bridge tools. For any request in their domains, search here before saying a capability is missing or reaching for a generic tool.\n\n${input.listing}`;
   }
   const mixed =
     input.listingForm === 'mixed'
-      ? ' Sources shown without names have tools too: find them with tool_search before deciding something is missing.'
+      ? ' Sources shown only with a tool count have tools too: find them with tool_search before deciding something is missing.'
       : '';
   return `${base}\n\nEvery tool listed below exists and can be used now. If you see the name you need, skip the search and call tool_describe with it.${mixed}\n\n${input.listing}`;
 }

@@ -17,15 +17,37 @@ export interface Listing {
   readonly collapsed: readonly string[];
 }
 
-interface Group {
-  readonly label: string;
-  /** Lines of the full form: header, then one line per tool. */
-  readonly full: string;
-  readonly names: string;
-  readonly summary: string;
-  readonly fullTokens: number;
-  readonly namesTokens: number;
-  readonly summaryTokens: number;
+type Mode = 'full' | 'names' | 'summary';
+
+/** One source's three renderings; token counts are computed only when a decision needs them. */
+class Group {
+  readonly #tokens: Partial<Record<Mode, number>> = {};
+
+  constructor(
+    readonly label: string,
+    readonly full: string,
+    readonly names: string,
+    readonly summary: string,
+    private readonly counter: TokenCounter,
+  ) {}
+
+  text(mode: Mode): string {
+    return mode === 'full' ? this.full : mode === 'names' ? this.names : this.summary;
+  }
+
+  /**
+   * Tokens of this block followed by a line break. Adding blocks up this way is exact for the
+   * joined text plus one trailing newline: tiktoken encodes pre-split pieces independently, and a
+   * line break that ends a block also ends a piece (no block starts with white space or `/`).
+   */
+  tokens(mode: Mode): number {
+    let tokens = this.#tokens[mode];
+    if (tokens === undefined) {
+      tokens = this.counter.count(`${this.text(mode)}\n`);
+      this.#tokens[mode] = tokens;
+    }
+    return tokens;
+  }
 }
 
 function label(text: string): string {
@@ -36,11 +58,6 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/**
- * Counts blocks separately and adds them up. That is exact: tiktoken splits text into pieces before
- * encoding and a line break that ends a block also ends a piece, because no block starts with
- * white space or `/`. `buildListing` still counts the final text as a whole before reporting it.
- */
 function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Group[] {
   const byLabel = new Map<string, SessionTool[]>();
   for (const tool of tools) {
@@ -61,16 +78,8 @@ function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Grou
       ...rows.map((row) => (row.short ? `- ${row.name}: ${row.short}` : `- ${row.name}`)),
     ].join('\n');
     const names = `${key} (${count} ${noun}): ${rows.map((row) => row.name).join(', ')}`;
-    const summary = `${key}: ${count} ${noun}, names not listed (find them with tool_search)`;
-    groups.push({
-      label: key,
-      full,
-      names,
-      summary,
-      fullTokens: counter.count(`${full}\n`),
-      namesTokens: counter.count(`${names}\n`),
-      summaryTokens: counter.count(`${summary}\n`),
-    });
+    const summary = `${key}: ${count} ${noun}`;
+    groups.push(new Group(key, full, names, summary, counter));
   }
   return groups.sort((a, b) => compareText(a.label, b.label));
 }
@@ -81,13 +90,14 @@ function unavailableLine(source: UnavailableSource): string {
   return `${label(source.label)} (${count}unavailable: ${reason})`;
 }
 
-type Mode = 'full' | 'names' | 'summary';
-
 /**
  * Renders the catalog listing within `budget` tokens, degrading per source: every source full →
- * every source names-only → the largest sources collapsed to a one-line summary, one at a time →
- * every source summarised → no listing. Sources that are declared but unavailable always get
+ * every source names-only → the largest sources collapsed to a one-line count, one at a time →
+ * every source as a count → no listing. Sources that are declared but unavailable always get
  * their own line. The output is byte-stable: sources sorted by label, tools by name.
+ *
+ * Token counts are taken lazily and a rendering is abandoned as soon as its running count passes
+ * the budget, so the work grows with the budget, not with the catalog.
  */
 export function buildListing(
   tools: readonly SessionTool[],
@@ -96,58 +106,57 @@ export function buildListing(
   counter: TokenCounter,
 ): Listing {
   const groups = buildGroups(tools, counter);
-  const extra = unavailable
-    .map((source) => ({ label: label(source.label), line: unavailableLine(source) }))
-    .map((entry) => ({ ...entry, tokens: counter.count(`${entry.line}\n`) }));
-  if (groups.length === 0 && extra.length === 0) return { text: null, form: 'none', tokens: 0, collapsed: [] };
+  const extra = unavailable.map((source) => ({ label: label(source.label), line: unavailableLine(source) }));
+  if (groups.length === 0 && extra.length === 0) return NO_LISTING;
 
-  const headerTokens = counter.count(`${LISTING_HEADER}\n`);
-  const extraTokens = extra.reduce((sum, entry) => sum + entry.tokens, 0);
-  const render = (modes: ReadonlyMap<string, Mode>): string => {
+  // The joined text has no trailing newline, so the block sum may exceed it by one token.
+  const limit = budget + 1;
+  let fixedTokens = counter.count(`${LISTING_HEADER}\n`);
+  for (const entry of extra) fixedTokens += counter.count(`${entry.line}\n`);
+  if (fixedTokens > limit) return NO_LISTING;
+
+  const fits = (modes: ReadonlyMap<Group, Mode>, fallback: Mode): boolean => {
+    let sum = fixedTokens;
+    for (const group of groups) {
+      sum += group.tokens(modes.get(group) ?? fallback);
+      if (sum > limit) return false;
+    }
+    return true;
+  };
+  const finish = (modes: ReadonlyMap<Group, Mode>, fallback: Mode, form: ListingForm): Listing | undefined => {
     const blocks = [
-      ...groups.map((group) => {
-        const mode = modes.get(group.label) ?? 'full';
-        return {
-          label: group.label,
-          text: mode === 'full' ? group.full : mode === 'names' ? group.names : group.summary,
-        };
-      }),
+      ...groups.map((group) => ({ label: group.label, text: group.text(modes.get(group) ?? fallback) })),
       ...extra.map((entry) => ({ label: entry.label, text: entry.line })),
     ].sort((a, b) => compareText(a.label, b.label));
-    return [LISTING_HEADER, ...blocks.map((block) => block.text)].join('\n');
-  };
-  const tokensOf = (modes: ReadonlyMap<string, Mode>): number =>
-    groups.reduce((sum, group) => {
-      const mode = modes.get(group.label) ?? 'full';
-      return sum + (mode === 'full' ? group.fullTokens : mode === 'names' ? group.namesTokens : group.summaryTokens);
-    }, headerTokens + extraTokens);
-
-  const attempt = (modes: ReadonlyMap<string, Mode>, form: ListingForm): Listing | undefined => {
-    // A trailing newline is part of every block's count; the last block has none in the text.
-    if (tokensOf(modes) > budget + 1) return undefined;
-    const text = render(modes);
+    const text = [LISTING_HEADER, ...blocks.map((block) => block.text)].join('\n');
     const tokens = counter.count(text);
     if (tokens > budget) return undefined;
-    const collapsed = groups.filter((group) => modes.get(group.label) === 'summary').map((group) => group.label);
+    const collapsed = groups.filter((group) => (modes.get(group) ?? fallback) === 'summary').map((group) => group.label);
     return { text, form, tokens, collapsed };
   };
 
-  const allOf = (mode: Mode) => new Map(groups.map((group) => [group.label, mode] as const));
-  const full = attempt(allOf('full'), 'full');
-  if (full) return full;
-  const modes = allOf('names');
-  const names = attempt(modes, 'names');
-  if (names) return names;
-  // Largest first by the size of its names-only rendering; ties go to the earlier label.
-  const bySize = [...groups].sort((a, b) => b.namesTokens - a.namesTokens || compareText(a.label, b.label));
-  for (const [index, group] of bySize.entries()) {
-    modes.set(group.label, 'summary');
-    const form: ListingForm = index === bySize.length - 1 ? 'groups' : 'mixed';
-    const fitted = attempt(modes, form);
-    if (fitted) return fitted;
+  const none = new Map<Group, Mode>();
+  if (fits(none, 'full')) {
+    const listing = finish(none, 'full', 'full');
+    if (listing) return listing;
   }
-  return { text: null, form: 'none', tokens: 0, collapsed: [] };
+  if (fits(none, 'names')) {
+    const listing = finish(none, 'names', 'names');
+    if (listing) return listing;
+  }
+  // Largest first, by the length of its names-only rendering; ties go to the earlier label.
+  const bySize = [...groups].sort((a, b) => b.names.length - a.names.length || compareText(a.label, b.label));
+  const modes = new Map<Group, Mode>();
+  for (const [index, group] of bySize.entries()) {
+    modes.set(group, 'summary');
+    if (!fits(modes, 'names')) continue;
+    const listing = finish(modes, 'names', index === bySize.length - 1 ? 'groups' : 'mixed');
+    if (listing) return listing;
+  }
+  return NO_LISTING;
 }
+
+const NO_LISTING: Listing = Object.freeze({ text: null, form: 'none', tokens: 0, collapsed: Object.freeze([]) });
 
 /**
  * The listing budget: min(`threshold_pct` % of the context window, `listing_max_tokens`). With an

@@ -9,7 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { defaultToolSearchConfig, parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import { parseCatalogFiles, parseToolSearchConfig, type Toolset } from '@toolsearch/catalog';
 import { AssemblyCache, assembleSession } from '@toolsearch/disclosure';
 import { countTokens, tokenCounter } from '@toolsearch/tokens';
 import {
@@ -24,7 +24,12 @@ const CASES: Record<string, SharedCatalogName[]> = {
   'toucan-smithery (6,041 tools)': ['toucan'],
   'toucan both files (17,479 tools)': ['toucan', 'toucanScraped'],
 };
-const CONTEXTS = [200_000, 1_000_000];
+/** Context window and listing cap per row: the defaults, and a large cap on a 1M window. */
+const SETTINGS = [
+  { context: 200_000, cap: 4000 },
+  { context: 1_000_000, cap: 60_000 },
+];
+const configFor = (cap: number) => parseToolSearchConfig({ listing_max_tokens: cap }).config;
 
 function load(names: readonly SharedCatalogName[]): Toolset[] {
   const parsed = parseCatalogFiles(
@@ -39,11 +44,11 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Child mode: load the catalog, load the encoder, then time the very first assembly. */
-function coldChild(caseName: string, context: number): void {
+function coldChild(caseName: string, context: number, cap: number): void {
   const toolsets = load(CASES[caseName] ?? []);
   tokenCounter();
   const start = performance.now();
-  const { result } = assembleSession({ toolsets, config: defaultToolSearchConfig(), contextTokens: context });
+  const { result } = assembleSession({ toolsets, config: configFor(cap), contextTokens: context });
   const ms = performance.now() - start;
   const exact = result.listing === null ? 0 : countTokens(result.listing);
   process.stdout.write(
@@ -59,8 +64,8 @@ function coldChild(caseName: string, context: number): void {
 }
 
 function main(): void {
-  const [, , mode, caseName, context] = process.argv;
-  if (mode === '--cold-child' && caseName && context) return coldChild(caseName, Number(context));
+  const [, , mode, caseName, context, cap] = process.argv;
+  if (mode === '--cold-child' && caseName && context && cap) return coldChild(caseName, Number(context), Number(cap));
   const json = process.argv.includes('--json');
   if (!hasSharedData()) {
     console.error(SHARED_DATA_SKIP_REASON);
@@ -72,13 +77,13 @@ function main(): void {
   for (const [caseName, names] of Object.entries(CASES)) {
     const toolsets = load(names);
     const tools = toolsets.reduce((sum, t) => sum + t.tools.length, 0);
-    for (const context of CONTEXTS) {
+    for (const { context, cap } of SETTINGS) {
       const colds: number[] = [];
       let info: { tier: number; form: string; listing: number; exact: number; budget: number } | undefined;
       for (let run = 0; run < 3; run += 1) {
         const child = spawnSync(
           process.execPath,
-          ['--import', 'tsx', self, '--cold-child', caseName, String(context)],
+          ['--import', 'tsx', self, '--cold-child', caseName, String(context), String(cap)],
           { encoding: 'utf8' },
         );
         if (child.status !== 0) throw new Error(child.stderr);
@@ -93,7 +98,7 @@ function main(): void {
         colds.push(parsed.ms);
         info = parsed;
       }
-      const config = defaultToolSearchConfig();
+      const config = configFor(cap);
       const cache = new AssemblyCache();
       cache.assemble({ toolsets, config, contextTokens: context });
       const warm: number[] = [];
@@ -115,6 +120,7 @@ function main(): void {
         case: caseName,
         tools,
         context,
+        listing_max_tokens: cap,
         tier: info?.tier,
         listing_form: info?.form,
         listing_tokens: info?.listing,
