@@ -3,8 +3,10 @@
 // with the project: the same 34 tools assembled for a small, a mid-size and a large context window.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureInstalled } from './ensure-installed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+ensureInstalled(root);
 const catalog = 'examples/catalogs/workspace.jsonl';
 const steps = [
   ['A 1M-token model with the example catalog (34 tools on 8 servers):', ['assemble', '--catalog', catalog, '--context', '1m']],

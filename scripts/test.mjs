@@ -4,8 +4,10 @@
 // there, which .ci/run reads to print its plain "N passed, N failed" line.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ensureInstalled } from './ensure-installed.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+ensureInstalled(root);
 const args = process.argv.slice(2);
 const jsonIndex = args.indexOf('--json-out');
 const vitestArgs = ['vitest', 'run'];
