@@ -9,13 +9,25 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 ensureInstalled(root);
 const catalog = 'examples/catalogs/workspace.jsonl';
 const steps = [
-  ['A 1M-token model with the example catalog (34 tools on 8 servers):', ['assemble', '--catalog', catalog, '--context', '1m']],
-  ['The same tools for an 8K-token model: the listing degrades to fit 400 tokens:', ['assemble', '--catalog', catalog, '--context', '8k']],
-  ['The tool array in Anthropic format, as JSON (first lines):', ['assemble', '--catalog', catalog, '--context', '8k', '--format', 'anthropic', '--json']],
+  [
+    'A 1M-token model with the example catalog (34 tools on 8 servers):',
+    ['assemble', '--catalog', catalog, '--context', '1m'],
+  ],
+  [
+    'The same tools for an 8K-token model: the listing degrades to fit 400 tokens:',
+    ['assemble', '--catalog', catalog, '--context', '8k'],
+  ],
+  [
+    'The tool array in Anthropic format, as JSON (first lines):',
+    ['assemble', '--catalog', catalog, '--context', '8k', '--format', 'anthropic', '--json'],
+  ],
 ];
 for (const [title, args] of steps) {
   console.log(`\n== ${title}\n$ npx toolsearch ${args.join(' ')}\n`);
-  const result = spawnSync(process.execPath, ['services/toolsearch-cli/bin/toolsearch.mjs', ...args], { cwd: root, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, ['services/toolsearch-cli/bin/toolsearch.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   const out = args.includes('--json') ? result.stdout.split('\n').slice(0, 14).join('\n') + '\n  ...' : result.stdout;
   process.stdout.write(out);
   if (result.status !== 0) {

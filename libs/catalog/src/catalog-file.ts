@@ -12,6 +12,7 @@ export const CatalogRecordSchema = z.looseObject({
   inputSchema: JsonObjectSchema.nullish(),
   outputSchema: JsonObjectSchema.nullish(),
   readOnly: z.boolean().optional(),
+  server_description: z.string().nullish(),
   annotations: z.record(z.string(), z.unknown()).nullish(),
 });
 export type CatalogRecord = z.infer<typeof CatalogRecordSchema>;
@@ -70,6 +71,7 @@ export function parseCatalogFiles(files: readonly { source: string; text: string
           id: id.length <= 200 ? id : id.slice(0, 200),
           kind: 'mcp',
           label: record.server,
+          ...(record.server_description ? { description: record.server_description.slice(0, 20_000) } : {}),
           tools: [],
           supports_parallel_tool_calls: false,
           parallel_safe_tools: [],

@@ -12,6 +12,8 @@ export interface SessionTool {
   readonly kind: ToolKind;
   /** The source label: MCP server name, plugin name, or `core`. */
   readonly label: string;
+  /** What the source says about itself, if anything (searchable). */
+  readonly sourceDescription: string;
   readonly definition: ToolDefinition;
   /** True when the tool lives in the catalog behind the bridge instead of the direct tool array. */
   readonly deferred: boolean;
@@ -115,6 +117,7 @@ export function buildSessionTools(
       toolset: toolset.id,
       kind: toolset.kind,
       label,
+      sourceDescription: toolset.description ?? '',
       definition,
       deferred: isDeferrable({ name, kind: toolset.kind, alwaysLoad: definition.alwaysLoad }, config),
       risk: definition.risk ?? toolset.risk,

@@ -57,6 +57,8 @@ export const ToolsetSchema = z.object({
   kind: ToolKindSchema,
   /** MCP server name or plugin name shown to the model; defaults to the id without `mcp-`. */
   label: z.string().min(1).max(200).optional(),
+  /** What the source says about itself (an MCP server's instructions); searchable, low weight. */
+  description: z.string().max(20_000).optional(),
   tools: z.array(ToolDefinitionSchema).max(100_000),
   supports_parallel_tool_calls: z.boolean().default(false),
   /** Risk for tools of this toolset that declare none (seed 002: the owner's declaration wins). */

@@ -131,7 +131,9 @@ export function buildListing(
     const text = [LISTING_HEADER, ...blocks.map((block) => block.text)].join('\n');
     const tokens = counter.count(text);
     if (tokens > budget) return undefined;
-    const collapsed = groups.filter((group) => (modes.get(group) ?? fallback) === 'summary').map((group) => group.label);
+    const collapsed = groups
+      .filter((group) => (modes.get(group) ?? fallback) === 'summary')
+      .map((group) => group.label);
     return { text, form, tokens, collapsed };
   };
 

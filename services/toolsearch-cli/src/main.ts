@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
 import { processIo, type CliIo } from './io';
 import { assembleCommand } from './commands/assemble.command';
+import { evalCommand } from './commands/eval.command';
 
 /** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
 export interface Command {
@@ -12,6 +13,7 @@ export interface Command {
 
 const COMMANDS: Record<string, Command> = {
   assemble: assembleCommand,
+  eval: evalCommand,
 };
 
 function help(): string {

@@ -27,13 +27,23 @@ describe('toolsearch assemble', () => {
 
   it('combines several catalog files', async () => {
     const extra = tempFile('extra.jsonl', '{"server":"notion","name":"search_pages","description":"Find pages."}\n');
-    const { out } = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--catalog', extra, '--context', '200k', '--json']);
+    const { out } = await runCli([
+      'assemble',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--catalog',
+      extra,
+      '--context',
+      '200k',
+      '--json',
+    ]);
     expect(JSON.parse(out)).toMatchObject({ deferred_count: 35 });
   });
 
   it('emits the Anthropic and MCP formats', async () => {
     const anthropic = JSON.parse(
-      (await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '0', '--format', 'anthropic', '--json'])).out,
+      (await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '0', '--format', 'anthropic', '--json']))
+        .out,
     ) as { tools: Record<string, unknown>[] };
     expect(Object.keys(anthropic.tools[0] ?? {})).toEqual(['name', 'description', 'input_schema']);
     const mcp = JSON.parse(
@@ -44,13 +54,30 @@ describe('toolsearch assemble', () => {
 
   it('reads the tool_search settings from a YAML config', async () => {
     const config = tempFile('config.yaml', 'tools:\n  tool_search:\n    listing: off\n');
-    const { out } = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '200k', '--config', config, '--json']);
+    const { out } = await runCli([
+      'assemble',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--context',
+      '200k',
+      '--config',
+      config,
+      '--json',
+    ]);
     expect(JSON.parse(out)).toMatchObject({ tier: 2, listing_form: 'none' });
   });
 
   it('prints config warnings on stderr and keeps going', async () => {
     const config = tempFile('config.yaml', 'threshold_pct: lots\n');
-    const { code, err } = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '200k', '--config', config]);
+    const { code, err } = await runCli([
+      'assemble',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--context',
+      '200k',
+      '--config',
+      config,
+    ]);
     expect(code).toBe(0);
     expect(err).toContain('warning: tools.tool_search.threshold_pct');
   });
@@ -88,7 +115,15 @@ describe('toolsearch assemble', () => {
       expect(context.err).toContain('--context must be a whole number');
       const format = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '1000', '--format', 'xml']);
       expect(format.err).toContain('--format must be openai, anthropic or mcp');
-      const encoding = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '1000', '--encoding', 'gpt2']);
+      const encoding = await runCli([
+        'assemble',
+        '--catalog',
+        EXAMPLE_CATALOG,
+        '--context',
+        '1000',
+        '--encoding',
+        'gpt2',
+      ]);
       expect(encoding.err).toContain('--encoding must be o200k_base or cl100k_base');
     });
 
@@ -105,10 +140,14 @@ describe('toolsearch assemble', () => {
   });
 
   it('runs as `npx toolsearch` from the repository root', () => {
-    const out = execFileSync('npx', ['toolsearch', 'assemble', '--catalog', EXAMPLE_CATALOG, '--context', '32k', '--json'], {
-      cwd: REPO_ROOT,
-      encoding: 'utf8',
-    });
+    const out = execFileSync(
+      'npx',
+      ['toolsearch', 'assemble', '--catalog', EXAMPLE_CATALOG, '--context', '32k', '--json'],
+      {
+        cwd: REPO_ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(JSON.parse(out)).toMatchObject({ tier: 1, deferred_count: 34 });
   }, 30_000);
 });

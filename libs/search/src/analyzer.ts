@@ -1,0 +1,101 @@
+/// <reference path="./snowball-stemmers.d.ts" />
+import { newStemmer } from 'snowball-stemmers';
+
+const english = newStemmer('english');
+const stems = new Map<string, string>();
+const MAX_STEMS = 50_000;
+
+/** Snowball English stem of a lowercase ASCII word, memoised (bounded). */
+export function stem(word: string): string {
+  let result = stems.get(word);
+  if (result === undefined) {
+    result = english.stem(word);
+    if (stems.size >= MAX_STEMS) stems.clear();
+    stems.set(word, result);
+  }
+  return result;
+}
+
+/**
+ * Words dropped from queries (never from the index): they carry no meaning about which tool is
+ * wanted, and in long requests they would otherwise pull in every tool that uses them.
+ */
+export const QUERY_STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the of in on for to and or with by from at as is are be been was were i me my we our us you your ' +
+    'it its this that these those can could would should will shall please want need help some into about ' +
+    'via any there their them they he she his her what which who whom whose how when where why do does did ' +
+    'am if then so than too very just also such only own same other more most each both few up out over ' +
+    'under again further once here all no nor not s t d m ll re ve don now let lets like make sure using use used ' +
+    'tool tools also additionally would'
+  ).split(' '),
+);
+
+// Scripts written without spaces between words: indexed as overlapping character bigrams.
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+const CJK_RUNS =
+  /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
+const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
+const ASCII_WORD = /^[a-z]+$/;
+
+/** Splits camelCase and acronym boundaries: `getHTTPResponse2` → `get HTTP Response2`. */
+function splitCamel(text: string): string {
+  return text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+}
+
+function cjkBigrams(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) {
+    out.push(chars[0] ?? '');
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i += 1) out.push(`${chars[i]}${chars[i + 1]}`);
+}
+
+function pushWord(word: string, out: string[], dropStopWords: boolean): void {
+  const lower = word
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  if (lower === '') return;
+  if (dropStopWords && QUERY_STOP_WORDS.has(lower)) return;
+  out.push(ASCII_WORD.test(lower) ? stem(lower) : lower);
+}
+
+/**
+ * Turns text into index terms: snake_case, kebab-case, dots, slashes and camelCase split; letters
+ * and digits of every script kept; runs of CJK characters as overlapping bigrams (seed 002's
+ * approach for Japanese); English words lowercased and Snowball-stemmed; other words lowercased.
+ */
+export function analyze(text: string, dropStopWords = false): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WORDS)) {
+    const word = match[0];
+    if (CJK.test(word)) {
+      for (const part of word.matchAll(CJK_RUNS)) {
+        if (part[1] !== undefined) cjkBigrams(part[1], out);
+        else if (part[2] !== undefined) pushWords(part[2], out, dropStopWords);
+      }
+    } else pushWords(word, out, dropStopWords);
+  }
+  return out;
+}
+
+/**
+ * A word and, when it is camelCase, also its parts: `WeChat` gives `wechat`, `we`, `chat`, so
+ * "wechat" and "we chat" both find it, and `arXiv` meets "arxiv".
+ */
+function pushWords(word: string, out: string[], dropStopWords: boolean): void {
+  const parts = splitCamel(word).split(' ');
+  if (parts.length > 1) pushWord(word, out, false);
+  for (const part of parts) pushWord(part, out, dropStopWords);
+}
+
+/**
+ * Query terms: the analyzer with stop words removed. A query made only of stop words keeps them,
+ * so "list all" or "get it" still means something.
+ */
+export function analyzeQuery(query: string): string[] {
+  const terms = analyze(query, true);
+  return terms.length > 0 ? terms : analyze(query, false);
+}

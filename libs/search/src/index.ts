@@ -1,0 +1,11 @@
+export { stem, analyze, analyzeQuery, QUERY_STOP_WORDS } from './analyzer';
+export { parameterNames, toSearchDocument } from './search-document';
+export type { SearchDocument } from './search-document';
+export { Bm25Index, FIELDS, K1, DEFAULT_INDEX_OPTIONS, fieldTexts } from './bm25-index';
+export type { FieldName, FieldWeights, IndexOptions } from './bm25-index';
+export { SearchEngine, DEFAULT_RANKING } from './search-engine';
+export type { SearchHit, MatchReason, RankingOptions } from './search-engine';
+export { ElasticlunrBaseline } from './elasticlunr-baseline';
+export { searchEngineFor } from './engine-cache';
+export { evaluate } from './eval-metrics';
+export type { EvalCase, EvalReport } from './eval-metrics';

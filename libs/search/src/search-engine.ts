@@ -1,0 +1,252 @@
+import { analyzeQuery } from './analyzer';
+import { Bm25Index, DEFAULT_INDEX_OPTIONS, type IndexOptions } from './bm25-index';
+import type { SearchDocument } from './search-document';
+import { TopK } from './top-k';
+
+/** Why a tool was returned. */
+export type MatchReason = 'exact' | 'bm25' | 'substring';
+
+export interface SearchHit {
+  /** Position of the tool in the catalog the engine was built from. */
+  readonly index: number;
+  readonly name: string;
+  readonly score: number;
+  readonly reason: MatchReason;
+}
+
+/** Ranking knobs; the defaults are what `toolsearch eval` measured best (see BENCHMARKS.md). */
+export interface RankingOptions {
+  /**
+   * A tool is returned only when the query terms it matches carry at least this share of the
+   * query's IDF mass (terms no tool contains count at the highest IDF). Keeps nonsense out.
+   */
+  readonly minCoverage: number;
+  /** Reward for tools whose name words appear in the query: score × (1 + bonus × share of name words). */
+  readonly nameBonus: number;
+  /**
+   * Share of the best score within the same source that every matching tool of that source gets on
+   * top of its own: requests often need several tools of one service, and the service that matches
+   * best is the likeliest home of the others.
+   */
+  readonly sourceBoost: number;
+  /**
+   * Diversity for requests that need several tools: after each pick, the query terms that tool
+   * matched count this much less for the next pick (1 = plain ranking). A request for "a word
+   * cloud in a PDF report" then returns the chart tool and the PDF tool, not five chart tools.
+   */
+  readonly diversity: number;
+  /** Field weights and BM25 saturation of the index. */
+  readonly index: IndexOptions;
+}
+
+export const DEFAULT_RANKING: RankingOptions = {
+  minCoverage: 0.05,
+  nameBonus: 1,
+  sourceBoost: 0.6,
+  diversity: 0.8,
+  index: DEFAULT_INDEX_OPTIONS,
+};
+
+/** How many BM25 candidates are re-ranked with the name reward before the limit is applied. */
+const RERANK_POOL = 50;
+
+/**
+ * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
+ * it holds no per-session state, and a query touches only scratch buffers that are reset before
+ * it returns.
+ */
+export class SearchEngine {
+  readonly index: Bm25Index;
+  readonly ranking: RankingOptions;
+  readonly #exact = new Map<string, number[]>();
+  readonly #scores: Float64Array;
+  readonly #coverage: Float64Array;
+  readonly #touched: Int32Array;
+  /** Per document: the id of its source label; per source: the best score of the current query. */
+  readonly #sourceOf: Int32Array;
+  readonly #sourceBest: Float64Array;
+
+  constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
+    this.index = new Bm25Index(documents, ranking.index);
+    this.ranking = ranking;
+    const add = (key: string, id: number) => {
+      const list = this.#exact.get(key);
+      if (list === undefined) this.#exact.set(key, [id]);
+      else if (list[list.length - 1] !== id) list.push(id);
+    };
+    this.index.names.forEach((name, id) => add(name, id));
+    this.index.originalNames.forEach((name, id) => add(name, id));
+    this.#scores = new Float64Array(documents.length);
+    this.#coverage = new Float64Array(documents.length);
+    this.#touched = new Int32Array(documents.length);
+    const sources = new Map<string, number>();
+    this.#sourceOf = Int32Array.from(documents, (doc) => {
+      let id = sources.get(doc.label);
+      if (id === undefined) {
+        id = sources.size;
+        sources.set(doc.label, id);
+      }
+      return id;
+    });
+    this.#sourceBest = new Float64Array(sources.size);
+  }
+
+  get size(): number {
+    return this.index.size;
+  }
+
+  /**
+   * The best `limit` tools for one query: exact name matches first (model-facing or original
+   * name), then BM25F with the name reward, admitted only above the coverage floor. When no query
+   * term occurs in any tool, tool names that contain the query text are returned instead (seed 000:
+   * "hub" finds the github tools).
+   */
+  search(query: string, limit: number): SearchHit[] {
+    const text = query.trim();
+    if (text === '' || limit <= 0 || this.size === 0) return [];
+    const lower = text.toLowerCase();
+    const hits: SearchHit[] = [];
+    const seen = new Set<number>();
+    for (const id of this.#exact.get(lower) ?? []) {
+      if (hits.length >= limit) break;
+      hits.push({
+        index: id,
+        name: this.index.documents[id]?.name ?? '',
+        score: Number.POSITIVE_INFINITY,
+        reason: 'exact',
+      });
+      seen.add(id);
+    }
+    if (hits.length >= limit) return hits;
+
+    const termIds: number[] = [];
+    const termWeights: number[] = [];
+    let queryMass = 0;
+    const unique = new Set(analyzeQuery(text));
+    for (const term of unique) {
+      const id = this.index.termId(term);
+      if (id === undefined) queryMass += this.index.maxIdf;
+      else {
+        queryMass += this.index.idf(id);
+        termIds.push(id);
+        termWeights.push(1);
+      }
+    }
+    if (termIds.length === 0) return hits.length > 0 ? hits : this.#substring(lower, limit);
+
+    const scores = this.#scores;
+    const coverage = this.#coverage;
+    const touched = this.#touched;
+    let touchedCount = 0;
+    termIds.forEach((termId, termIndex) => {
+      const weight = termWeights[termIndex] ?? 1;
+      const idf = this.index.idf(termId) * weight;
+      const { docs, scores: contributions } = this.index.postings(termId);
+      for (let i = 0; i < docs.length; i += 1) {
+        const doc = docs[i] ?? 0;
+        if (coverage[doc] === 0) touched[touchedCount++] = doc;
+        scores[doc] = (scores[doc] ?? 0) + weight * (contributions[i] ?? 0);
+        coverage[doc] = (coverage[doc] ?? 0) + idf;
+      }
+    });
+    const floor = this.ranking.minCoverage * queryMass;
+    const sourceOf = this.#sourceOf;
+    const sourceBest = this.#sourceBest;
+    for (let i = 0; i < touchedCount; i += 1) {
+      const doc = touched[i] ?? 0;
+      const source = sourceOf[doc] ?? 0;
+      if ((scores[doc] ?? 0) > (sourceBest[source] ?? 0)) sourceBest[source] = scores[doc] ?? 0;
+    }
+    const boost = this.ranking.sourceBoost;
+    const pool = new TopK(Math.max(RERANK_POOL, limit * 2));
+    const boosts = new Map<number, number>();
+    for (let i = 0; i < touchedCount; i += 1) {
+      const doc = touched[i] ?? 0;
+      const extra = boost * (sourceBest[sourceOf[doc] ?? 0] ?? 0);
+      if ((coverage[doc] ?? 0) >= floor && !seen.has(doc)) {
+        pool.push(doc, (scores[doc] ?? 0) + extra);
+        boosts.set(doc, extra);
+      }
+    }
+    const boostOf = (doc: number) => boosts.get(doc) ?? 0;
+    for (let i = 0; i < touchedCount; i += 1) {
+      const doc = touched[i] ?? 0;
+      scores[doc] = 0;
+      coverage[doc] = 0;
+      sourceBest[sourceOf[doc] ?? 0] = 0;
+    }
+    const picked = this.#rerank(pool.sorted(), termIds, termWeights, boostOf, limit - hits.length);
+    for (const { id, score } of picked) {
+      hits.push({ index: id, name: this.index.documents[id]?.name ?? '', score, reason: 'bm25' });
+    }
+    return hits;
+  }
+
+  /**
+   * Orders the candidate pool: each candidate's BM25F score (per-term contributions, weighted by
+   * how much each term is still "open" under the diversity rule) times the name reward, plus the
+   * source boost; picked greedily.
+   */
+  #rerank(
+    pool: readonly { id: number; score: number }[],
+    termIds: readonly number[],
+    termWeights: readonly number[],
+    boostOf: (doc: number) => number,
+    limit: number,
+  ): { id: number; score: number }[] {
+    const querySet = new Set(termIds);
+    const candidates = pool.map(({ id }) => {
+      const nameTerms = this.index.nameTerms(id);
+      let shared = 0;
+      for (const term of nameTerms) if (querySet.has(term)) shared += 1;
+      const reward = 1 + this.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
+      const contributions = termIds.map(
+        (termId, index) => (termWeights[index] ?? 1) * this.index.contribution(termId, id),
+      );
+      return { id, reward, contributions, boost: boostOf(id) };
+    });
+    const weights = termIds.map(() => 1);
+    const scoreOf = (candidate: (typeof candidates)[number]) => {
+      let sum = 0;
+      candidate.contributions.forEach((value, index) => (sum += value * (weights[index] ?? 1)));
+      return sum * candidate.reward + candidate.boost;
+    };
+    const out: { id: number; score: number }[] = [];
+    const remaining = new Set(candidates);
+    const decay = this.ranking.diversity;
+    while (out.length < limit && remaining.size > 0) {
+      let best: (typeof candidates)[number] | undefined;
+      let bestScore = -1;
+      for (const candidate of remaining) {
+        const score = scoreOf(candidate);
+        if (score > bestScore || (score === bestScore && best !== undefined && candidate.id < best.id)) {
+          best = candidate;
+          bestScore = score;
+        }
+      }
+      if (best === undefined) break;
+      remaining.delete(best);
+      out.push({ id: best.id, score: bestScore });
+      if (decay < 1)
+        best.contributions.forEach((value, index) => value > 0 && (weights[index] = (weights[index] ?? 1) * decay));
+    }
+    return out;
+  }
+
+  #substring(lower: string, limit: number): SearchHit[] {
+    const needles = [
+      ...new Set([lower, lower.replace(/\s+/g, '_'), lower.replace(/\s+/g, '-'), lower.replace(/\s+/g, '')]),
+    ];
+    if (needles.every((needle) => needle.length < 2)) return [];
+    const hits: SearchHit[] = [];
+    const { names, originalNames, documents } = this.index;
+    for (let id = 0; id < names.length && hits.length < limit; id += 1) {
+      const name = names[id] ?? '';
+      const original = originalNames[id] ?? '';
+      if (needles.some((needle) => name.includes(needle) || original.includes(needle))) {
+        hits.push({ index: id, name: documents[id]?.name ?? '', score: 0, reason: 'substring' });
+      }
+    }
+    return hits;
+  }
+}

@@ -1,0 +1,105 @@
+import { parseArgs } from 'node:util';
+import { buildSessionTools, defaultToolSearchConfig, type SessionTool } from '@toolsearch/catalog';
+import {
+  DEFAULT_RANKING,
+  ElasticlunrBaseline,
+  evaluate,
+  SearchEngine,
+  toSearchDocument,
+  type EvalReport,
+} from '@toolsearch/search';
+import { CliError } from '../cli-error';
+import { loadQueries } from '../eval-input';
+import { loadCatalogs } from '../inputs';
+import type { CliIo } from '../io';
+import type { Command } from '../main';
+
+const USAGE = `Usage: toolsearch eval --catalog FILE... --queries Q.jsonl [--k 1,5,10] [--json]
+
+Measures retrieval on a query file (the shared-data format: query + gold_ids) against the catalogs,
+for toolsearch and for plain elasticlunr (its default pipeline and scoring) as the baseline:
+recall@k, hit@5, MRR, nDCG@10, empty-result rate, and abstention accuracy on queries without gold.
+
+Tuning (toolsearch only): --min-coverage R (share of the query's IDF mass a tool must match),
+--name-bonus R (reward for tools whose name words appear in the query).`;
+
+/** The catalog of every tool in the files (all deferred MCP tools) and its `server::name` ids. */
+export function catalogOf(paths: readonly string[]): { tools: readonly SessionTool[]; ids: string[] } {
+  const { toolsets } = loadCatalogs(paths);
+  const table = buildSessionTools(toolsets, defaultToolSearchConfig());
+  return { tools: table.deferred, ids: table.deferred.map((tool) => `${tool.label}::${tool.originalName}`) };
+}
+
+function parseKs(value: string | undefined): number[] {
+  if (value === undefined) return [1, 5, 10];
+  const ks = value.split(',').map((part) => Number(part.trim()));
+  if (ks.some((k) => !Number.isInteger(k) || k < 1 || k > 100)) {
+    throw new CliError(`--k must be whole numbers from 1 to 100 separated by commas, not ${JSON.stringify(value)}.`);
+  }
+  return ks;
+}
+
+function readRatio(option: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 10)
+    throw new CliError(`${option} must be a number from 0 to 10.`);
+  return number;
+}
+
+function line(name: string, report: EvalReport): string {
+  const recall = Object.entries(report.recall)
+    .map(([k, value]) => `R@${k} ${value.toFixed(3)}`)
+    .join('  ');
+  const abstain = report.abstain_accuracy === null ? 'n/a' : report.abstain_accuracy.toFixed(3);
+  return `${name.padEnd(12)} ${recall}  hit@5 ${report.hit5.toFixed(3)}  MRR ${report.mrr.toFixed(3)}  nDCG@10 ${report.ndcg10.toFixed(3)}  empty ${report.empty_rate.toFixed(3)}  abstain ${abstain}`;
+}
+
+export const evalCommand: Command = {
+  summary: 'measure retrieval quality on a query file (recall@k, MRR, nDCG, abstention)',
+  usage: USAGE,
+  run(args: string[], io: CliIo): number {
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        catalog: { type: 'string', multiple: true },
+        queries: { type: 'string' },
+        k: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        'min-coverage': { type: 'string' },
+        'name-bonus': { type: 'string' },
+      },
+    });
+    if (values.queries === undefined)
+      throw new CliError('--queries is required: a JSON Lines file of queries with gold_ids.');
+    const ks = parseKs(values.k);
+    const depth = Math.max(10, ...ks);
+    const { tools, ids } = catalogOf([...(values.catalog ?? []), ...positionals]);
+    const queries = loadQueries(values.queries);
+    const documents = tools.map((tool) => toSearchDocument(tool));
+    const ranking = {
+      ...DEFAULT_RANKING,
+      minCoverage: readRatio('--min-coverage', values['min-coverage'], DEFAULT_RANKING.minCoverage),
+      nameBonus: readRatio('--name-bonus', values['name-bonus'], DEFAULT_RANKING.nameBonus),
+    };
+    const engine = new SearchEngine(documents, ranking);
+    const baseline = new ElasticlunrBaseline(documents);
+    const idOf = (index: number) => ids[index] ?? '';
+    const ours = evaluate(
+      queries.map((q) => ({ ranked: engine.search(q.query, depth).map((hit) => idOf(hit.index)), gold: q.gold })),
+      ks,
+    );
+    const base = evaluate(
+      queries.map((q) => ({ ranked: baseline.search(q.query, depth).map((hit) => idOf(hit.index)), gold: q.gold })),
+      ks,
+    );
+    if (values.json) io.out(`${JSON.stringify({ ...ours, baseline: base }, null, 2)}\n`);
+    else
+      io.out(
+        `${queries.length} queries, ${tools.length} tools\n${line('toolsearch', ours)}\n${line('elasticlunr', base)}\n`,
+      );
+    return 0;
+  },
+};
