@@ -9,3 +9,5 @@ export { ElasticlunrBaseline } from './elasticlunr-baseline';
 export { searchEngineFor } from './engine-cache';
 export { evaluate } from './eval-metrics';
 export type { EvalCase, EvalReport } from './eval-metrics';
+export { parseQueryFile } from './query-file';
+export type { EvalQuery, QueryFileResult } from './query-file';

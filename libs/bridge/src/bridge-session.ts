@@ -1,0 +1,53 @@
+import type { SessionTool, SessionToolTable, ToolSearchConfig } from '@toolsearch/catalog';
+import { searchEngineFor, type SearchEngine } from '@toolsearch/search';
+
+/**
+ * Everything a bridge handler needs about one session: its tools (only what its grant allows),
+ * its settings, and the search engine of its catalog. Handlers read it and never change it.
+ */
+export interface BridgeSession {
+  readonly table: SessionToolTable;
+  readonly config: ToolSearchConfig;
+  readonly engine: SearchEngine;
+}
+
+/** Binds a session's tool table (from assembly) to the shared search engine of its catalog. */
+export function createBridgeSession(table: SessionToolTable, config: ToolSearchConfig): BridgeSession {
+  return { table, config, engine: searchEngineFor(table.deferred) };
+}
+
+/** Folds case, `-` and spaces the way models mistype names: `Read-File` → `read_file`. */
+export function foldName(name: string): string {
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-\s]+/g, '_');
+}
+
+/** Tool names that end with `__<name>` or whose original name is `name`: "did you mean" candidates. */
+export function similarNames(session: BridgeSession, name: string, max = 5): string[] {
+  const folded = foldName(name);
+  if (folded === '') return [];
+  const found: string[] = [];
+  for (const tool of session.table.byName.values()) {
+    const lower = tool.name.toLowerCase();
+    if (lower === folded || lower.endsWith(`__${folded}`) || foldName(tool.originalName) === folded)
+      found.push(tool.name);
+  }
+  return found.sort().slice(0, max);
+}
+
+/** A name the session does not have but that is a known core tool name: offered elsewhere, not here. */
+export function isKnownElsewhere(session: BridgeSession, name: string): boolean {
+  const folded = foldName(name);
+  return session.config.core_tools.has(folded) || session.config.defer.has(folded);
+}
+
+/** Looks a model-facing name up in the session, tolerating case and `-`/space folding. */
+export function lookupTool(session: BridgeSession, name: string): SessionTool | undefined {
+  const exact = session.table.byName.get(name.trim());
+  if (exact !== undefined) return exact;
+  const folded = foldName(name);
+  for (const tool of session.table.byName.values()) if (foldName(tool.name) === folded) return tool;
+  return undefined;
+}

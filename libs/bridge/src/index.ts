@@ -1,0 +1,31 @@
+export { BRIDGE_ERROR_CODES, bridgeError, errorPayload } from './bridge-error';
+export type { BridgeError, BridgeErrorCode } from './bridge-error';
+export { createBridgeSession, foldName, similarNames, lookupTool, isKnownElsewhere } from './bridge-session';
+export type { BridgeSession } from './bridge-session';
+export { readStringList, readArgumentsObject } from './list-argument';
+export type { ListArgument } from './list-argument';
+export {
+  handleToolSearch,
+  readLimit,
+  requiredNames,
+  DESCRIPTION_CLIP,
+  MAX_REQUIRED_NAMES,
+  MAX_REQUIRED_NAME_LENGTH,
+  EMPTY_GROUP_HINT,
+} from './tool-search.handler';
+export type {
+  ToolSearchResult,
+  ToolSearchOutcome,
+  SearchGroup,
+  ToolRecord,
+  AvailableSource,
+  MatchDetail,
+} from './tool-search.handler';
+export { handleToolDescribe, NOT_FOUND_HINT, directToolMessage, notInSessionMessage } from './tool-describe.handler';
+export type { ToolDescribeResult, ToolDescribeOutcome, DescribedTool } from './tool-describe.handler';
+export { handleToolCall, normalizeCallEntries, resolveCallEntry } from './tool-call.handler';
+export type { CallEntry, UnwrappedCall, EntryOutcome, ToolCallOutcome } from './tool-call.handler';
+export { checkArguments, normaliseSchema, hasRemoteRef, argumentPath } from './argument-validation';
+export type { ArgumentCheck, ArgumentProblem } from './argument-validation';
+export { planTurn, stepsOf, isParallelSafe, runsFullyParallel } from './batch-plan';
+export type { TurnCall, PlannedStep, Segment } from './batch-plan';

@@ -1,0 +1,157 @@
+import type { SessionTool } from '@toolsearch/catalog';
+import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
+import type { MatchReason } from '@toolsearch/search';
+import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
+import type { BridgeSession } from './bridge-session';
+import { readArgumentsObject, readStringList } from './list-argument';
+
+/** Longest description in the shared `tools` map; longer ones are clipped with `…`. */
+export const DESCRIPTION_CLIP = 500;
+/** At most this many required parameter names per tool, each at most 64 characters. */
+export const MAX_REQUIRED_NAMES = 32;
+export const MAX_REQUIRED_NAME_LENGTH = 64;
+
+/** One source the session can reach, for empty result groups. */
+export interface AvailableSource {
+  readonly name: string;
+  readonly tool_count: number;
+  readonly unavailable?: string;
+}
+
+export interface SearchGroup {
+  readonly query: string;
+  readonly matches: string[];
+  readonly available_sources?: AvailableSource[];
+  readonly hint?: string;
+}
+
+/** What the model learns about a matched tool, once per answer. */
+export interface ToolRecord {
+  readonly source: SessionTool['kind'];
+  readonly source_name: string;
+  readonly description: string;
+  readonly required: string[];
+}
+
+/** The model-facing answer of `tool_search`. */
+export interface ToolSearchResult {
+  readonly queries: string[];
+  readonly total_available: number;
+  readonly results: SearchGroup[];
+  readonly tools: Record<string, ToolRecord>;
+}
+
+/** Per matched tool: where it comes from and why it matched (for operators and the CLI, not the model). */
+export interface MatchDetail {
+  readonly server: string;
+  readonly tool: string;
+  readonly score: number;
+  readonly reason: MatchReason;
+}
+
+export type ToolSearchOutcome =
+  | { readonly ok: true; readonly result: ToolSearchResult; readonly details: Map<string, MatchDetail> }
+  | { readonly ok: false; readonly error: BridgeError };
+
+export const EMPTY_GROUP_HINT =
+  'Nothing matched these words, but the sources listed here are connected and their tools can be used. Search again with the service name and a concrete action or object before deciding the capability is missing.';
+
+function clip(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length)}…`;
+}
+
+/** The required parameter names of a schema, bounded; [] for anything malformed. */
+export function requiredNames(schema: unknown): string[] {
+  if (typeof schema !== 'object' || schema === null) return [];
+  const required = (schema as { required?: unknown }).required;
+  if (!Array.isArray(required)) return [];
+  return required
+    .filter((name): name is string => typeof name === 'string')
+    .slice(0, MAX_REQUIRED_NAMES)
+    .map((name) => name.slice(0, MAX_REQUIRED_NAME_LENGTH));
+}
+
+function availableSources(session: BridgeSession): AvailableSource[] {
+  const counts = new Map<string, number>();
+  for (const tool of session.table.deferred) counts.set(tool.label, (counts.get(tool.label) ?? 0) + 1);
+  const sources: AvailableSource[] = [...counts].map(([name, count]) => ({ name, tool_count: count }));
+  for (const source of session.table.unavailable) {
+    sources.push({ name: source.label, tool_count: source.toolCount, unavailable: source.reason });
+  }
+  return sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** Reads `limit`: absent → the default; a number or numeric string → its whole part, clamped. */
+export function readLimit(value: unknown, defaultLimit: number, maxLimit: number): number {
+  if (value === undefined || value === null) return defaultLimit;
+  const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value.trim()) : NaN;
+  if (!Number.isFinite(number)) return defaultLimit;
+  return Math.min(maxLimit, Math.max(1, Math.trunc(number)));
+}
+
+/**
+ * `tool_search(queries, limit?)`: each query searched on its own against the session's catalog,
+ * `limit` per query. Matches are names only per group; each matched tool is described once in the
+ * shared `tools` map. A group with no match lists the connected sources, so the model does not
+ * mistake a wording miss for a missing capability.
+ */
+export function handleToolSearch(session: BridgeSession, rawArguments: unknown): ToolSearchOutcome {
+  const args = readArgumentsObject(rawArguments);
+  if (args === undefined) {
+    return {
+      ok: false,
+      error: bridgeError(
+        BRIDGE_ERROR_CODES.BAD_ARGUMENTS,
+        'tool_search takes an object such as {"queries": ["github create issue"]}.',
+      ),
+    };
+  }
+  const list = readStringList(args['queries'] ?? args['query']);
+  if (!list.ok) {
+    const message =
+      list.reason === 'missing'
+        ? 'queries is required: a list of keyword queries, for example ["github create issue", "slack post message"].'
+        : 'queries must contain at least one non-blank query.';
+    return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.BAD_ARGUMENTS, message) };
+  }
+  const { maxQueries } = BRIDGE_LIMITS;
+  if (list.items.length > maxQueries) {
+    return {
+      ok: false,
+      error: bridgeError(
+        BRIDGE_ERROR_CODES.TOO_MANY,
+        `Too many queries: ${list.items.length}, at most ${maxQueries} per call. Keep the most specific ones, or split them over several calls.`,
+      ),
+    };
+  }
+  const limit = readLimit(args['limit'], session.config.search_default_limit, session.config.max_search_limit);
+  const tools: Record<string, ToolRecord> = {};
+  const details = new Map<string, MatchDetail>();
+  let sources: AvailableSource[] | undefined;
+  const results = list.items.map((query): SearchGroup => {
+    const hits = session.engine.search(query, limit);
+    const matches = hits.map((hit) => {
+      const tool = session.table.deferred[hit.index];
+      if (tool !== undefined && tools[tool.name] === undefined) {
+        tools[tool.name] = {
+          source: tool.kind,
+          source_name: tool.label,
+          description: clip(tool.definition.description, DESCRIPTION_CLIP),
+          required: requiredNames(tool.definition.inputSchema),
+        };
+        details.set(tool.name, { server: tool.label, tool: tool.originalName, score: hit.score, reason: hit.reason });
+      }
+      return hit.name;
+    });
+    if (matches.length > 0) return { query, matches };
+    sources ??= availableSources(session);
+    return sources.length > 0
+      ? { query, matches, available_sources: sources, hint: EMPTY_GROUP_HINT }
+      : { query, matches };
+  });
+  return {
+    ok: true,
+    result: { queries: list.items, total_available: session.table.deferred.length, results, tools },
+    details,
+  };
+}

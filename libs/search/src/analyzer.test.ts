@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, analyzeQuery } from './analyzer';
+
+describe('analyze', () => {
+  it('stems the index and the query the same way', () => {
+    expect(analyze('issues')).toEqual(analyze('issue'));
+    expect(analyze('creating messages')).toEqual(analyze('create message'));
+    expect(analyze('repositories meetings running')).toEqual(['repositori', 'meet', 'run']);
+  });
+
+  it('splits snake_case, kebab-case, dots and slashes', () => {
+    expect(analyze('github_create_issue')).toEqual(['github', 'creat', 'issu']);
+    expect(analyze('get-weread-rank v1.users/list')).toEqual(['get', 'weread', 'rank', 'v1', 'user', 'list']);
+  });
+
+  it('keeps a camelCase word whole and also splits it', () => {
+    expect(analyze('getUserProfile')).toEqual(['getuserprofil', 'get', 'user', 'profil']);
+    expect(analyze('WeChat')).toEqual(['wechat', 'we', 'chat']);
+    expect(analyze('HTTPServer')).toEqual(['httpserver', 'http', 'server']);
+  });
+
+  it('indexes runs of CJK characters as overlapping bigrams', () => {
+    expect(analyze('天気予報')).toEqual(['天気', '気予', '予報']);
+    expect(analyze('乗換案内を検索')).toEqual(['乗換', '換案', '案内', '内を', 'を検', '検索']);
+    expect(analyze('查')).toEqual(['查']);
+  });
+
+  it('keeps Latin words next to CJK text apart', () => {
+    expect(analyze('12306余票API')).toEqual(['12306', '余票', 'api']);
+  });
+
+  it('keeps letters of other scripts and folds accents', () => {
+    expect(analyze('Погода café')).toEqual(['погода', 'cafe']);
+  });
+});
+
+describe('analyzeQuery', () => {
+  it('drops stop words', () => {
+    expect(analyzeQuery('create a github issue for me')).toEqual(['creat', 'github', 'issu']);
+    expect(analyzeQuery("I'm looking for the weather")).toEqual(['look', 'weather']);
+  });
+
+  it('keeps stop words when nothing else is left', () => {
+    expect(analyzeQuery('all of them')).toEqual(['all', 'of', 'them']);
+  });
+});

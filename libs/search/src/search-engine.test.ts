@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
+import { tool, toolset } from '@toolsearch/testing';
+import { SearchEngine } from './search-engine';
+import { toSearchDocument } from './search-document';
+
+function engineOf(...toolsets: Parameters<typeof toolset>[]) {
+  const table = buildSessionTools(
+    toolsets.map((args) => toolset(...args)),
+    defaultToolSearchConfig(),
+  );
+  return new SearchEngine(table.deferred.map((t) => toSearchDocument(t)));
+}
+const names = (engine: SearchEngine, query: string, limit = 5) => engine.search(query, limit).map((hit) => hit.name);
+
+const catalog = engineOf(
+  [
+    'github',
+    [
+      tool('github_create_issue', 'Open a new issue in a GitHub repository', ['title', 'body']),
+      tool('github_search_repos', 'Search GitHub for matching repositories', ['query']),
+      tool('github_list_issues', 'List issues in a repository', ['repo']),
+    ],
+  ],
+  ['slack', [tool('slack_send_message', 'Post a message into a Slack channel', ['channel', 'text'])]],
+  ['calendar', [tool('calendar_create_event', "Add an event to the user's calendar", ['title', 'start'])]],
+  ['linear', [tool('create_ticket', 'Create a ticket in a team.'), tool('get_ticket', 'Fetch one ticket.')]],
+  [
+    'jp-transit',
+    [
+      tool('search_route', '出発駅から到着駅までの乗換案内を検索します。'),
+      tool('train_status', '路線の運行状況を取得します。'),
+    ],
+  ],
+  ['crm', [tool('getCustomerProfile', 'Returns a record.')]],
+);
+
+describe('SearchEngine', () => {
+  it('finds create_issue for "issues" through stemming (seed 000)', () => {
+    expect(names(catalog, 'issues')).toContain('github__github_create_issue');
+    expect(names(catalog, 'issues')).toContain('github__github_list_issues');
+  });
+
+  it('ranks the obvious tool first for a natural request', () => {
+    expect(names(catalog, 'create a github issue')[0]).toBe('github__github_create_issue');
+    expect(names(catalog, 'send a slack message')[0]).toBe('slack__slack_send_message');
+    expect(names(catalog, 'schedule an event in my calendar')[0]).toBe('calendar__calendar_create_event');
+  });
+
+  it("finds a server's tools by the server name alone", () => {
+    expect(names(catalog, 'linear')).toEqual(['linear__create_ticket', 'linear__get_ticket']);
+  });
+
+  it('puts an exact model-facing or original name first', () => {
+    expect(names(catalog, 'github__github_list_issues', 1)).toEqual(['github__github_list_issues']);
+    expect(names(catalog, 'slack_send_message', 1)).toEqual(['slack__slack_send_message']);
+    expect(catalog.search('github_create_issue', 1)[0]?.reason).toBe('exact');
+  });
+
+  it('ranks an exact short name above longer siblings', () => {
+    const engine = engineOf(['x', [tool('list_all_the_open_items'), tool('list_x'), tool('list')]]);
+    expect(names(engine, 'list', 1)).toEqual(['x__list']);
+  });
+
+  it('respects the limit', () => {
+    expect(names(catalog, 'github', 1)).toHaveLength(1);
+    expect(catalog.search('github', 0)).toEqual([]);
+  });
+
+  it('falls back to tool names containing the query when no word matches (seed 000: "hub")', () => {
+    const engine = engineOf(
+      ['gh', [tool('github_create_issue', 'Open an issue.'), tool('github_list_repos', 'List repositories.')]],
+      ['s', [tool('post_message', 'Send text.')]],
+    );
+    expect(engine.search('hub', 5).map((hit) => [hit.name, hit.reason])).toEqual([
+      ['gh__github_create_issue', 'substring'],
+      ['gh__github_list_repos', 'substring'],
+    ]);
+  });
+
+  it('returns nothing for nonsense', () => {
+    for (const query of ['asdf qwerty foobar', 'zzzz nonsense qqqq', 'xyzzy', '   ', '?!'])
+      expect(names(catalog, query)).toEqual([]);
+  });
+
+  it('finds tools described in Japanese with a Japanese query', () => {
+    expect(names(catalog, '乗換案内')[0]).toBe('jp-transit__search_route');
+    expect(names(catalog, '運行状況')[0]).toBe('jp-transit__train_status');
+  });
+
+  it('finds camelCase tool names by their words', () => {
+    expect(names(catalog, 'customer profile')[0]).toBe('crm__getCustomerProfile');
+  });
+
+  it('gives the same ranking every time (deterministic ties)', () => {
+    const first = names(catalog, 'ticket', 5);
+    for (let i = 0; i < 5; i += 1) expect(names(catalog, 'ticket', 5)).toEqual(first);
+  });
+
+  it('searches an empty catalog without failing', () => {
+    expect(new SearchEngine([]).search('anything', 5)).toEqual([]);
+  });
+});
