@@ -39,8 +39,11 @@ const ASCII_WORD = /^[a-z]+$/;
 
 /** Splits camelCase and acronym boundaries: `getHTTPResponse2` → `get HTTP Response2`. */
 function splitCamel(text: string): string {
+  if (!HAS_UPPER.test(text)) return text;
   return text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
 }
+const HAS_UPPER = /\p{Lu}/u;
+const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 
 function cjkBigrams(run: string, out: string[]): void {
   const chars = [...run];
@@ -68,15 +71,46 @@ function pushWord(word: string, out: string[], dropStopWords: boolean): void {
  */
 export function analyze(text: string, dropStopWords = false): string[] {
   const out: string[] = [];
-  for (const match of text.matchAll(WORDS)) {
-    const word = match[0];
-    if (CJK.test(word)) {
-      for (const part of word.matchAll(CJK_RUNS)) {
-        if (part[1] !== undefined) cjkBigrams(part[1], out);
-        else if (part[2] !== undefined) pushWords(part[2], out, dropStopWords);
-      }
-    } else pushWords(word, out, dropStopWords);
+  for (const word of words(text)) for (const term of wordTerms(word, dropStopWords)) out.push(term);
+  return out;
+}
+
+/** The raw words of a text (runs of letters, digits and marks), before any analysis. */
+export function words(text: string): string[] {
+  // Plain ASCII text (most tool text) splits much faster without Unicode property classes.
+  return (PLAIN_ASCII.test(text) ? text.match(ASCII_WORDS) : text.match(WORDS)) ?? [];
+}
+const ASCII_WORDS = /[A-Za-z0-9]+/g;
+
+/** The index terms of one raw word (cached): what `analyze` produces for it. */
+export function wordTerms(word: string, dropStopWords = false): readonly string[] {
+  const cache = dropStopWords ? queryWords : indexWords;
+  let terms = cache.get(word);
+  if (terms === undefined) {
+    terms = analyzeWord(word, dropStopWords);
+    if (cache.size >= MAX_CACHED_WORDS) cache.clear();
+    cache.set(word, terms);
   }
+  return terms;
+}
+
+// Words repeat across a catalog far more than they differ, so each word is analysed once.
+const MAX_CACHED_WORDS = 100_000;
+const indexWords = new Map<string, readonly string[]>();
+const queryWords = new Map<string, readonly string[]>();
+
+function analyzeWord(word: string, dropStopWords: boolean): string[] {
+  const out: string[] = [];
+  if (ASCII_WORD.test(word)) {
+    if (!(dropStopWords && QUERY_STOP_WORDS.has(word))) out.push(stem(word));
+    return out;
+  }
+  if (CJK.test(word)) {
+    for (const part of word.matchAll(CJK_RUNS)) {
+      if (part[1] !== undefined) cjkBigrams(part[1], out);
+      else if (part[2] !== undefined) pushWords(part[2], out, dropStopWords);
+    }
+  } else pushWords(word, out, dropStopWords);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import { analyze } from './analyzer';
+import { wordTerms, words } from './analyzer';
 import type { SearchDocument } from './search-document';
 
 /** The fields a document is indexed under, with their BM25F weights and length normalisation. */
@@ -50,17 +50,21 @@ export function fieldTexts(doc: SearchDocument): Record<FieldName, string> {
  * A compact BM25F index. Everything that does not depend on the query is computed at build time:
  * each posting stores the term's full contribution to the document's score (IDF times the
  * saturated, field-weighted term frequency), so a query only adds numbers from typed arrays.
+ * Postings sit in one flat array per kind (CSR layout): term `t` owns the slots from `start[t]`,
+ * `length[t]` of them, in ascending document order.
  */
 export class Bm25Index {
   readonly documents: readonly SearchDocument[];
   /** term → id */
   readonly #terms = new Map<string, number>();
-  /** Per term id: document ids (ascending) and their score contributions. */
-  readonly #postingDocs: Int32Array[] = [];
-  readonly #postingScores: Float32Array[] = [];
+  readonly #start: Int32Array;
+  readonly #length: Int32Array;
+  readonly #docs: Int32Array;
+  readonly #scores: Float32Array;
   readonly #idf: Float64Array;
-  /** Per document: the term ids of its name field (for the name-coverage reward). */
-  readonly #nameTerms: Int32Array[];
+  /** Per document: the term ids of its name field (for the name-coverage reward), CSR as well. */
+  readonly #nameStart: Int32Array;
+  readonly #nameTerms: Int32Array;
   /** Lowercased model-facing and original names, for exact-name and substring matching. */
   readonly names: readonly string[];
   readonly originalNames: readonly string[];
@@ -71,64 +75,135 @@ export class Bm25Index {
     const { fields, k1 } = options;
     this.documents = documents;
     const count = documents.length;
-    const lengths: Record<FieldName, Float64Array> = Object.fromEntries(
-      FIELD_NAMES.map((field) => [field, new Float64Array(count)]),
-    ) as Record<FieldName, Float64Array>;
-    // term id → flat list of [doc, field index, tf] triples, collected document by document.
-    const raw: number[][] = [];
-    const nameTerms: Int32Array[] = [];
-    documents.forEach((doc, docId) => {
-      const texts = fieldTexts(doc);
-      const names = new Set<number>();
-      FIELD_NAMES.forEach((field, fieldIndex) => {
-        const terms = analyze(texts[field]);
-        lengths[field][docId] = terms.length;
-        const tf = new Map<number, number>();
-        for (const term of terms) {
+    const fieldCount = FIELD_NAMES.length;
+    const lengths = new Float64Array(count * fieldCount);
+    // One entry per distinct (document, field, term): collected in document order.
+    const entryTerm: number[] = [];
+    const entryDoc: number[] = [];
+    const entryField: number[] = [];
+    const entryTf: number[] = [];
+    const nameStart = new Int32Array(count + 1);
+    const nameTerms: number[] = [];
+    // Term frequencies of the field being counted: a dense scratch array plus the ids it touched.
+    const tf: number[] = [];
+    const touched: number[] = [];
+    // Raw word → its term ids, for this build: most words repeat, so most tokens cost one lookup.
+    const wordIds = new Map<string, readonly number[]>();
+    const idsOf = (word: string): readonly number[] => {
+      let ids = wordIds.get(word);
+      if (ids === undefined) {
+        ids = wordTerms(word).map((term) => {
           let id = this.#terms.get(term);
           if (id === undefined) {
             id = this.#terms.size;
             this.#terms.set(term, id);
-            raw.push([]);
+            tf.push(0);
           }
-          tf.set(id, (tf.get(id) ?? 0) + 1);
-          if (field === 'name') names.add(id);
-        }
-        for (const [id, n] of tf) raw[id]?.push(docId, fieldIndex, n);
-      });
-      nameTerms.push(Int32Array.from(names));
-    });
-    this.#nameTerms = nameTerms;
-    const averages = FIELD_NAMES.map((field) => {
-      let sum = 0;
-      for (const length of lengths[field]) sum += length;
-      return Math.max(sum / Math.max(count, 1), 1);
-    });
-    this.maxIdf = Math.log(1 + (count + 0.5) / 0.5);
-    this.#idf = new Float64Array(raw.length);
-    raw.forEach((triples, termId) => {
-      const docs: number[] = [];
-      const tfs: number[] = [];
-      for (let i = 0; i < triples.length; i += 3) {
-        const docId = triples[i] ?? 0;
-        const fieldIndex = triples[i + 1] ?? 0;
-        const tf = triples[i + 2] ?? 0;
-        const field = FIELD_NAMES[fieldIndex] ?? 'description';
-        const { weight, b } = fields[field];
-        const norm = 1 - b + (b * (lengths[field][docId] ?? 0)) / (averages[fieldIndex] ?? 1);
-        const weighted = (weight * tf) / norm;
-        if (docs[docs.length - 1] === docId) tfs[tfs.length - 1] = (tfs[tfs.length - 1] ?? 0) + weighted;
-        else {
-          docs.push(docId);
-          tfs.push(weighted);
+          return id;
+        });
+        wordIds.set(word, ids);
+      }
+      return ids;
+    };
+    /** Flat [id, count, id, count, …] of a text, and its length in terms. */
+    const countTerms = (text: string): { counts: number[]; length: number } => {
+      let length = 0;
+      for (const word of words(text)) {
+        for (const id of idsOf(word)) {
+          if (tf[id] === 0) touched.push(id);
+          tf[id] = (tf[id] ?? 0) + 1;
+          length += 1;
         }
       }
-      const df = docs.length;
+      const counts: number[] = [];
+      for (const id of touched) {
+        counts.push(id, tf[id] ?? 0);
+        tf[id] = 0;
+      }
+      touched.length = 0;
+      return { counts, length };
+    };
+    // The source label and description are the same for every tool of a server: count them once.
+    const sharedCounts = new Map<string, { counts: number[]; length: number }>();
+    const shared = (text: string) => {
+      let counted = sharedCounts.get(text);
+      if (counted === undefined) {
+        counted = countTerms(text);
+        sharedCounts.set(text, counted);
+      }
+      return counted;
+    };
+    for (let docId = 0; docId < count; docId += 1) {
+      const texts = fieldTexts(documents[docId] as SearchDocument);
+      nameStart[docId] = nameTerms.length;
+      for (let fieldIndex = 0; fieldIndex < fieldCount; fieldIndex += 1) {
+        const field = FIELD_NAMES[fieldIndex] as FieldName;
+        const counted = field === 'label' || field === 'source' ? shared(texts[field]) : countTerms(texts[field]);
+        lengths[docId * fieldCount + fieldIndex] = counted.length;
+        const { counts } = counted;
+        for (let i = 0; i < counts.length; i += 2) {
+          const id = counts[i] ?? 0;
+          entryTerm.push(id);
+          entryDoc.push(docId);
+          entryField.push(fieldIndex);
+          entryTf.push(counts[i + 1] ?? 0);
+          if (field === 'name') nameTerms.push(id);
+        }
+      }
+    }
+    nameStart[count] = nameTerms.length;
+    this.#nameStart = nameStart;
+    this.#nameTerms = Int32Array.from(nameTerms);
+
+    const averages = new Float64Array(fieldCount);
+    for (let docId = 0; docId < count; docId += 1) {
+      for (let f = 0; f < fieldCount; f += 1) averages[f] = (averages[f] ?? 0) + (lengths[docId * fieldCount + f] ?? 0);
+    }
+    for (let f = 0; f < fieldCount; f += 1) averages[f] = Math.max((averages[f] ?? 0) / Math.max(count, 1), 1);
+
+    // Bucket the entries by term (counting sort), merging the fields of one document.
+    const termCount = this.#terms.size;
+    const capacity = new Int32Array(termCount);
+    for (const term of entryTerm) capacity[term] = (capacity[term] ?? 0) + 1;
+    const start = new Int32Array(termCount);
+    for (let t = 1; t < termCount; t += 1) start[t] = (start[t - 1] ?? 0) + (capacity[t - 1] ?? 0);
+    const length = new Int32Array(termCount);
+    const docs = new Int32Array(entryTerm.length);
+    const weighted = new Float32Array(entryTerm.length);
+    const weights = FIELD_NAMES.map((field) => fields[field]);
+    for (let e = 0; e < entryTerm.length; e += 1) {
+      const term = entryTerm[e] ?? 0;
+      const docId = entryDoc[e] ?? 0;
+      const fieldIndex = entryField[e] ?? 0;
+      const { weight, b } = weights[fieldIndex] ?? { weight: 1, b: 0.75 };
+      const norm = 1 - b + (b * (lengths[docId * fieldCount + fieldIndex] ?? 0)) / (averages[fieldIndex] ?? 1);
+      const value = (weight * (entryTf[e] ?? 0)) / norm;
+      const base = start[term] ?? 0;
+      const used = length[term] ?? 0;
+      if (used > 0 && docs[base + used - 1] === docId)
+        weighted[base + used - 1] = (weighted[base + used - 1] ?? 0) + value;
+      else {
+        docs[base + used] = docId;
+        weighted[base + used] = value;
+        length[term] = used + 1;
+      }
+    }
+    this.maxIdf = Math.log(1 + (count + 0.5) / 0.5);
+    this.#idf = new Float64Array(termCount);
+    for (let t = 0; t < termCount; t += 1) {
+      const df = length[t] ?? 0;
       const idf = Math.log(1 + (count - df + 0.5) / (df + 0.5));
-      this.#idf[termId] = idf;
-      this.#postingDocs[termId] = Int32Array.from(docs);
-      this.#postingScores[termId] = Float32Array.from(tfs, (tf) => (idf * tf * (k1 + 1)) / (tf + k1));
-    });
+      this.#idf[t] = idf;
+      const base = start[t] ?? 0;
+      for (let i = base; i < base + df; i += 1) {
+        const value = weighted[i] ?? 0;
+        weighted[i] = (idf * value * (k1 + 1)) / (value + k1);
+      }
+    }
+    this.#start = start;
+    this.#length = length;
+    this.#docs = docs;
+    this.#scores = weighted;
     this.names = documents.map((doc) => doc.name.toLowerCase());
     this.originalNames = documents.map((doc) => doc.originalName.toLowerCase());
   }
@@ -146,24 +221,21 @@ export class Bm25Index {
     return this.#idf[termId] ?? 0;
   }
 
+  /** The postings of a term: views into the flat arrays (no copy). */
   postings(termId: number): { docs: Int32Array; scores: Float32Array } {
-    return {
-      docs: this.#postingDocs[termId] ?? new Int32Array(0),
-      scores: this.#postingScores[termId] ?? new Float32Array(0),
-    };
+    const base = this.#start[termId] ?? 0;
+    const end = base + (this.#length[termId] ?? 0);
+    return { docs: this.#docs.subarray(base, end), scores: this.#scores.subarray(base, end) };
   }
 
   /** The score contribution of a term to one document (0 when the document lacks it). */
   contribution(termId: number, docId: number): number {
-    const docs = this.#postingDocs[termId];
-    const scores = this.#postingScores[termId];
-    if (docs === undefined || scores === undefined) return 0;
-    let low = 0;
-    let high = docs.length - 1;
+    let low = this.#start[termId] ?? 0;
+    let high = low + (this.#length[termId] ?? 0) - 1;
     while (low <= high) {
       const middle = (low + high) >> 1;
-      const value = docs[middle] ?? 0;
-      if (value === docId) return scores[middle] ?? 0;
+      const value = this.#docs[middle] ?? 0;
+      if (value === docId) return this.#scores[middle] ?? 0;
       if (value < docId) low = middle + 1;
       else high = middle - 1;
     }
@@ -171,15 +243,19 @@ export class Bm25Index {
   }
 
   nameTerms(docId: number): Int32Array {
-    return this.#nameTerms[docId] ?? new Int32Array(0);
+    return this.#nameTerms.subarray(this.#nameStart[docId] ?? 0, this.#nameStart[docId + 1] ?? 0);
   }
 
   /** Bytes held by the typed arrays of the index (the term map and documents are not counted). */
   get postingBytes(): number {
-    let bytes = this.#idf.byteLength;
-    for (const docs of this.#postingDocs) bytes += docs.byteLength;
-    for (const scores of this.#postingScores) bytes += scores.byteLength;
-    for (const names of this.#nameTerms) bytes += names.byteLength;
-    return bytes;
+    return (
+      this.#idf.byteLength +
+      this.#start.byteLength +
+      this.#length.byteLength +
+      this.#docs.byteLength +
+      this.#scores.byteLength +
+      this.#nameStart.byteLength +
+      this.#nameTerms.byteLength
+    );
   }
 }

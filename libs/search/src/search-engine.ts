@@ -138,17 +138,19 @@ export class SearchEngine {
     const coverage = this.#coverage;
     const touched = this.#touched;
     let touchedCount = 0;
-    termIds.forEach((termId, termIndex) => {
-      const weight = termWeights[termIndex] ?? 1;
+    for (let termIndex = 0; termIndex < termIds.length; termIndex += 1) {
+      const termId = termIds[termIndex] as number;
+      const weight = termWeights[termIndex] as number;
       const idf = this.index.idf(termId) * weight;
       const { docs, scores: contributions } = this.index.postings(termId);
+      // Hot loop: plain indexed access on typed arrays (every index is in range by construction).
       for (let i = 0; i < docs.length; i += 1) {
-        const doc = docs[i] ?? 0;
+        const doc = docs[i] as number;
         if (coverage[doc] === 0) touched[touchedCount++] = doc;
-        scores[doc] = (scores[doc] ?? 0) + weight * (contributions[i] ?? 0);
-        coverage[doc] = (coverage[doc] ?? 0) + idf;
+        scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
+        coverage[doc] = (coverage[doc] as number) + idf;
       }
-    });
+    }
     const floor = this.ranking.minCoverage * queryMass;
     const sourceOf = this.#sourceOf;
     const sourceBest = this.#sourceBest;
@@ -159,23 +161,21 @@ export class SearchEngine {
     }
     const boost = this.ranking.sourceBoost;
     const pool = new TopK(Math.max(RERANK_POOL, limit * 2));
-    const boosts = new Map<number, number>();
     for (let i = 0; i < touchedCount; i += 1) {
       const doc = touched[i] ?? 0;
-      const extra = boost * (sourceBest[sourceOf[doc] ?? 0] ?? 0);
       if ((coverage[doc] ?? 0) >= floor && !seen.has(doc)) {
-        pool.push(doc, (scores[doc] ?? 0) + extra);
-        boosts.set(doc, extra);
+        pool.push(doc, (scores[doc] ?? 0) + boost * (sourceBest[sourceOf[doc] ?? 0] ?? 0));
       }
     }
-    const boostOf = (doc: number) => boosts.get(doc) ?? 0;
+    const candidates = pool.sorted();
+    const boosts = candidates.map(({ id }) => boost * (sourceBest[sourceOf[id] ?? 0] ?? 0));
     for (let i = 0; i < touchedCount; i += 1) {
       const doc = touched[i] ?? 0;
       scores[doc] = 0;
       coverage[doc] = 0;
       sourceBest[sourceOf[doc] ?? 0] = 0;
     }
-    const picked = this.#rerank(pool.sorted(), termIds, termWeights, boostOf, limit - hits.length);
+    const picked = this.#rerank(candidates, boosts, termIds, termWeights, limit - hits.length);
     for (const { id, score } of picked) {
       hits.push({ index: id, name: this.index.documents[id]?.name ?? '', score, reason: 'bm25' });
     }
@@ -189,13 +189,13 @@ export class SearchEngine {
    */
   #rerank(
     pool: readonly { id: number; score: number }[],
+    boosts: readonly number[],
     termIds: readonly number[],
     termWeights: readonly number[],
-    boostOf: (doc: number) => number,
     limit: number,
   ): { id: number; score: number }[] {
     const querySet = new Set(termIds);
-    const candidates = pool.map(({ id }) => {
+    const candidates = pool.map(({ id }, index) => {
       const nameTerms = this.index.nameTerms(id);
       let shared = 0;
       for (const term of nameTerms) if (querySet.has(term)) shared += 1;
@@ -203,7 +203,7 @@ export class SearchEngine {
       const contributions = termIds.map(
         (termId, index) => (termWeights[index] ?? 1) * this.index.contribution(termId, id),
       );
-      return { id, reward, contributions, boost: boostOf(id) };
+      return { id, reward, contributions, boost: boosts[index] ?? 0 };
     });
     const weights = termIds.map(() => 1);
     const scoreOf = (candidate: (typeof candidates)[number]) => {

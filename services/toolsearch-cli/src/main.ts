@@ -2,7 +2,10 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
 import { processIo, type CliIo } from './io';
 import { assembleCommand } from './commands/assemble.command';
+import { benchCommand } from './commands/bench.command';
+import { describeCommand } from './commands/describe.command';
 import { evalCommand } from './commands/eval.command';
+import { searchCommand } from './commands/search.command';
 
 /** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
 export interface Command {
@@ -13,7 +16,10 @@ export interface Command {
 
 const COMMANDS: Record<string, Command> = {
   assemble: assembleCommand,
+  search: searchCommand,
+  describe: describeCommand,
   eval: evalCommand,
+  bench: benchCommand,
 };
 
 function help(): string {
