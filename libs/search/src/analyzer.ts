@@ -43,6 +43,7 @@ function splitCamel(text: string): string {
   return text.replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2').replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
 }
 const HAS_UPPER = /\p{Lu}/u;
+// eslint-disable-next-line no-control-regex -- "every character is ASCII" includes control characters
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 
 function cjkBigrams(run: string, out: string[]): void {
