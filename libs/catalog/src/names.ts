@@ -19,6 +19,7 @@ export function isBridgeToolName(name: string): name is BridgeToolName {
  * and leading/trailing separators go. `@nickclyde/duckduckgo-mcp-server` → `nickclyde_duckduckgo-mcp-server`.
  */
 export function slugify(text: string): string {
+  if (/^[A-Za-z0-9](?:[A-Za-z0-9-]|_(?!__))*$/.test(text) && !/[_-]$/.test(text)) return text;
   const slug = text
     .normalize('NFKD')
     .replace(/[^A-Za-z0-9_-]+/g, '_')

@@ -1,4 +1,5 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
+import { bpeTokenCount, loadRanks } from './bpe-ranks';
 
 /** The encodings a session may name. o200k_base is the default (GPT-4o and later). */
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
@@ -41,23 +42,29 @@ const PATTERNS: Record<EncodingName, RegExp> = {
 
 /** Beyond this many cached pieces the cache starts over, so memory stays bounded. */
 const MAX_CACHED_PIECES = 250_000;
+/** Pieces longer than this (in bytes) go to tiktoken's WASM encoder: the JS merge is quadratic. */
+const LONG_PIECE_BYTES = 96;
+// eslint-disable-next-line no-control-regex -- "every character is ASCII" includes control characters
+const ASCII = /^[\x00-\x7f]*$/;
 
 /**
- * Counts tokens exactly as tiktoken's `encode_ordinary` would, but faster on repetitive text such
- * as JSON schemas. tiktoken first splits text into pieces with a fixed pattern and then runs BPE on
- * each piece on its own, so the count of a text is the sum of the counts of its pieces. This class
- * splits with the same pattern and remembers the count of every piece it has seen; only new pieces
- * go through the WASM encoder. (The equivalence is checked against `encode_ordinary` in tests.)
+ * Counts tokens exactly as tiktoken's `encode_ordinary` would, and fast on repetitive text such as
+ * JSON schemas. tiktoken splits text into pieces with a fixed pattern and byte-pair encodes each
+ * piece on its own, so a text's count is the sum of its pieces' counts. This class splits with the
+ * same pattern, remembers the count of every piece it has seen, and encodes a new piece with
+ * tiktoken's own merge ranks (long pieces with tiktoken's WASM encoder). Tests check it against
+ * `encode_ordinary` on tricky strings and on every tool of the public catalogs.
  */
 export class TokenCounter {
   readonly encoding: EncodingName;
-  readonly #encoder: Tiktoken;
+  readonly #ranks: ReadonlyMap<string, number>;
+  #encoder: Tiktoken | undefined;
   readonly #pattern: RegExp;
   readonly #pieces = new Map<string, number>();
 
-  constructor(encoding: EncodingName, encoder: Tiktoken) {
+  constructor(encoding: EncodingName, ranks: ReadonlyMap<string, number>) {
     this.encoding = encoding;
-    this.#encoder = encoder;
+    this.#ranks = ranks;
     this.#pattern = new RegExp(PATTERNS[encoding].source, PATTERNS[encoding].flags);
   }
 
@@ -71,7 +78,7 @@ export class TokenCounter {
       const piece = match[0];
       let tokens = this.#pieces.get(piece);
       if (tokens === undefined) {
-        tokens = this.#encoder.encode_ordinary(piece).length;
+        tokens = this.#countPiece(piece);
         if (this.#pieces.size >= MAX_CACHED_PIECES) this.#pieces.clear();
         this.#pieces.set(piece, tokens);
       }
@@ -80,22 +87,34 @@ export class TokenCounter {
     return total;
   }
 
-  /** The count straight from the WASM encoder, without the piece cache (for verification). */
+  /** The count straight from tiktoken's WASM encoder, without the piece cache (for verification). */
   countDirect(text: string): number {
-    return this.#encoder.encode_ordinary(text).length;
+    return this.#wasm().encode_ordinary(text).length;
+  }
+
+  #countPiece(piece: string): number {
+    const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
+    if (bytes.length > LONG_PIECE_BYTES) return this.#wasm().encode_ordinary(piece).length;
+    return bpeTokenCount(bytes, this.#ranks);
+  }
+
+  // Loaded on first need (about 0.3 s) and kept for the life of the process; never freed.
+  #wasm(): Tiktoken {
+    this.#encoder ??= get_encoding(this.encoding);
+    return this.#encoder;
   }
 }
 
 const counters = new Map<EncodingName, TokenCounter>();
 
 /**
- * The process-wide counter for an encoding. The encoder is loaded once (about 0.3 s for
- * o200k_base) and kept for the life of the process; it is never freed, so nothing leaks.
+ * The process-wide counter for an encoding. Its rank table is loaded once (about 0.1 s for
+ * o200k_base) and kept for the life of the process.
  */
 export function tokenCounter(encoding: EncodingName = DEFAULT_ENCODING): TokenCounter {
   let counter = counters.get(encoding);
   if (counter === undefined) {
-    counter = new TokenCounter(encoding, get_encoding(encoding));
+    counter = new TokenCounter(encoding, loadRanks(encoding));
     counters.set(encoding, counter);
   }
   return counter;
