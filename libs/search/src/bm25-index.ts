@@ -36,6 +36,7 @@ export const DEFAULT_INDEX_OPTIONS: IndexOptions = { fields: FIELDS, k1: K1 };
 /** The text of each field of a document, as the analyzer sees it. */
 export function fieldTexts(doc: SearchDocument): Record<FieldName, string> {
   return {
+    // Both names: the model-facing one carries the source's slug, which measurably helps ranking.
     name: doc.originalName === doc.name ? doc.name : `${doc.originalName} ${doc.name}`,
     label: doc.label,
     description: doc.description,

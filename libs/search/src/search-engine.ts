@@ -47,6 +47,9 @@ export const DEFAULT_RANKING: RankingOptions = {
   index: DEFAULT_INDEX_OPTIONS,
 };
 
+/** Unknown query words beyond this many do not lower a tool's coverage further. */
+const MAX_UNKNOWN_TERMS = 3;
+
 /** How many BM25 candidates are re-ranked with the name reward before the limit is applied. */
 const RERANK_POOL = 50;
 
@@ -123,9 +126,12 @@ export class SearchEngine {
     const termWeights: number[] = [];
     let queryMass = 0;
     const unique = new Set(analyzeQuery(text));
+    let unknown = 0;
     for (const term of unique) {
       const id = this.index.termId(term);
-      if (id === undefined) queryMass += this.index.maxIdf;
+      // Words no tool contains make a query less answerable, but only the first few count: a
+      // pasted blob (a base64 image, a log line) must not drown the words that do match.
+      if (id === undefined) queryMass += unknown++ < MAX_UNKNOWN_TERMS ? this.index.maxIdf : 0;
       else {
         queryMass += this.index.idf(id);
         termIds.push(id);
