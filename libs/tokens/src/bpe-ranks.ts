@@ -19,36 +19,59 @@ export function loadRanks(encoding: string): Map<string, number> {
   return ranks;
 }
 
+/** Ranks of every two-byte token, indexed by `first * 256 + second` (-1: not a token). */
+export function pairRankTable(ranks: ReadonlyMap<string, number>): Int32Array {
+  const table = new Int32Array(65_536).fill(-1);
+  for (const [bytes, rank] of ranks) {
+    if (bytes.length === 2) table[bytes.charCodeAt(0) * 256 + bytes.charCodeAt(1)] = rank;
+  }
+  return table;
+}
+
+// Scratch space for the merge loop, grown on demand (pieces longer than this go to WASM anyway).
+let starts = new Int32Array(128);
+let pairRanks = new Float64Array(128);
+
 /**
  * The number of tokens byte-pair encoding gives one piece (bytes as a latin1 string), following
  * tiktoken's merge procedure exactly: repeatedly merge the adjacent pair whose joined bytes have
  * the lowest rank (the leftmost on ties) until no pair has a rank.
  */
-export function bpeTokenCount(bytes: string, ranks: ReadonlyMap<string, number>): number {
-  if (bytes.length <= 1 || ranks.has(bytes)) return bytes.length === 0 ? 0 : 1;
-  // starts[i]: where part i begins; pairRank[i]: rank of part i joined with part i + 1.
-  const starts: number[] = [];
-  const pairRank: number[] = [];
-  for (let i = 0; i <= bytes.length; i += 1) starts.push(i);
-  for (let i = 0; i < bytes.length - 1; i += 1) pairRank.push(ranks.get(bytes.slice(i, i + 2)) ?? Infinity);
-  pairRank.push(Infinity, Infinity);
+export function bpeTokenCount(bytes: string, ranks: ReadonlyMap<string, number>, pairs: Int32Array): number {
+  const length = bytes.length;
+  if (length <= 1) return length;
+  if (ranks.has(bytes)) return 1;
+  if (starts.length < length + 1) {
+    starts = new Int32Array(length + 1);
+    pairRanks = new Float64Array(length + 1);
+  }
+  // parts: starts[0..parts]; pairRanks[i] = rank of part i joined with part i + 1.
+  let parts = length + 1;
+  for (let i = 0; i <= length; i += 1) starts[i] = i;
+  for (let i = 0; i < length - 1; i += 1) {
+    const rank = pairs[bytes.charCodeAt(i) * 256 + bytes.charCodeAt(i + 1)] ?? -1;
+    pairRanks[i] = rank < 0 ? Infinity : rank;
+  }
+  pairRanks[length - 1] = Infinity;
+  pairRanks[length] = Infinity;
   const rankAfterMerge = (i: number): number =>
-    i + 3 < starts.length ? (ranks.get(bytes.slice(starts[i], starts[i + 3])) ?? Infinity) : Infinity;
+    i + 3 < parts ? (ranks.get(bytes.slice(starts[i], starts[i + 3])) ?? Infinity) : Infinity;
   for (;;) {
     let best = Infinity;
     let at = -1;
-    for (let i = 0; i < starts.length - 2; i += 1) {
-      const rank = pairRank[i] ?? Infinity;
+    for (let i = 0; i < parts - 2; i += 1) {
+      const rank = pairRanks[i] as number;
       if (rank < best) {
         best = rank;
         at = i;
       }
     }
     if (at < 0) break;
-    if (at > 0) pairRank[at - 1] = rankAfterMerge(at - 1);
-    pairRank[at] = rankAfterMerge(at);
-    starts.splice(at + 1, 1);
-    pairRank.splice(at + 1, 1);
+    if (at > 0) pairRanks[at - 1] = rankAfterMerge(at - 1);
+    pairRanks[at] = rankAfterMerge(at);
+    starts.copyWithin(at + 1, at + 2, parts);
+    pairRanks.copyWithin(at + 1, at + 2, parts);
+    parts -= 1;
   }
-  return starts.length - 1;
+  return parts - 1;
 }

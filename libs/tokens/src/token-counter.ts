@@ -1,5 +1,5 @@
 import { get_encoding, type Tiktoken } from 'tiktoken';
-import { bpeTokenCount, loadRanks } from './bpe-ranks';
+import { bpeTokenCount, loadRanks, pairRankTable } from './bpe-ranks';
 
 /** The encodings a session may name. o200k_base is the default (GPT-4o and later). */
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
@@ -58,6 +58,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 export class TokenCounter {
   readonly encoding: EncodingName;
   readonly #ranks: ReadonlyMap<string, number>;
+  readonly #pairs: Int32Array;
   #encoder: Tiktoken | undefined;
   readonly #pattern: RegExp;
   readonly #pieces = new Map<string, number>();
@@ -65,6 +66,7 @@ export class TokenCounter {
   constructor(encoding: EncodingName, ranks: ReadonlyMap<string, number>) {
     this.encoding = encoding;
     this.#ranks = ranks;
+    this.#pairs = pairRankTable(ranks);
     this.#pattern = new RegExp(PATTERNS[encoding].source, PATTERNS[encoding].flags);
   }
 
@@ -74,8 +76,9 @@ export class TokenCounter {
     let total = 0;
     const pattern = this.#pattern;
     pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const piece = match[0];
+    // `test` moves lastIndex without building a match object per piece (much less garbage).
+    for (let start = 0; pattern.test(text); start = pattern.lastIndex) {
+      const piece = text.slice(start, pattern.lastIndex);
       let tokens = this.#pieces.get(piece);
       if (tokens === undefined) {
         tokens = this.#countPiece(piece);
@@ -95,7 +98,7 @@ export class TokenCounter {
   #countPiece(piece: string): number {
     const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
     if (bytes.length > LONG_PIECE_BYTES) return this.#wasm().encode_ordinary(piece).length;
-    return bpeTokenCount(bytes, this.#ranks);
+    return bpeTokenCount(bytes, this.#ranks, this.#pairs);
   }
 
   // Loaded on first need (about 0.3 s) and kept for the life of the process; never freed.
