@@ -47,7 +47,7 @@ export default [
             },
             {
               sourceTag: 'type:proto',
-              onlyDependOnLibsWithTags: ['type:proto'],
+              onlyDependOnLibsWithTags: ['type:proto', 'type:pure'],
               bannedExternalImports: ADAPTER_PACKAGES,
             },
             { sourceTag: 'type:adapter', onlyDependOnLibsWithTags: ['type:pure', 'type:proto', 'type:adapter'] },
@@ -77,7 +77,7 @@ export default [
               sourceTag: 'type:testing',
               onlyDependOnLibsWithTags: ['type:pure', 'type:proto', 'type:adapter', 'type:testing'],
             },
-            { sourceTag: 'type:proto', onlyDependOnLibsWithTags: ['type:proto', 'type:testing'] },
+            { sourceTag: 'type:proto', onlyDependOnLibsWithTags: ['type:proto', 'type:pure', 'type:testing'] },
             {
               sourceTag: 'type:adapter',
               onlyDependOnLibsWithTags: ['type:pure', 'type:proto', 'type:adapter', 'type:testing'],

@@ -43,7 +43,9 @@ for (let copy = 1; lines.length < target; copy += 1) {
   for (const tool of base) {
     if (lines.length >= target) break;
     const server = copy === 1 ? tool.server : `${tool.server}~${copy}`;
-    lines.push(JSON.stringify({ server, name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    lines.push(
+      JSON.stringify({ server, name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),
+    );
   }
 }
 writeFileSync(out, `${lines.join('\n')}\n`);

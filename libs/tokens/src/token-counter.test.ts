@@ -29,9 +29,30 @@ describe('TokenCounter', () => {
   }
 
   it('agrees with tiktoken on seeded random text, long pieces included', () => {
-    const alphabet = ['a', 'Z', 'é', '字', 'ー', '🚀', ' ', '  ', '\n', '.', '{', '"', ':', '7', '_', '/', "'s", 'ing', 'tion', 'の'];
+    const alphabet = [
+      'a',
+      'Z',
+      'é',
+      '字',
+      'ー',
+      '🚀',
+      ' ',
+      '  ',
+      '\n',
+      '.',
+      '{',
+      '"',
+      ':',
+      '7',
+      '_',
+      '/',
+      "'s",
+      'ing',
+      'tion',
+      'の',
+    ];
     let seed = 20261202;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
       const counter = tokenCounter(encoding);
       for (let sample = 0; sample < 300; sample += 1) {

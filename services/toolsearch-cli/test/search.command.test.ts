@@ -3,7 +3,13 @@ import { EXAMPLE_CATALOG, runCli, tempFile } from './run-cli';
 
 describe('toolsearch search', () => {
   it('prints ranked matches per query', async () => {
-    const { code, out } = await runCli(['search', '--catalog', EXAMPLE_CATALOG, 'create a github issue', 'post slack message']);
+    const { code, out } = await runCli([
+      'search',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      'create a github issue',
+      'post slack message',
+    ]);
     expect(code).toBe(0);
     expect(out).toContain('34 tools searched');
     expect(out).toMatch(/"create a github issue"\n {2}1\. github__create_issue/);
@@ -11,9 +17,25 @@ describe('toolsearch search', () => {
   });
 
   it('adds server, original tool name and score to every match with --json', async () => {
-    const { out } = await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--json', '--limit', '2', 'weather forecast']);
-    const json = JSON.parse(out) as { results: { matches: Record<string, unknown>[] }[]; tools: Record<string, unknown> };
-    expect(json.results[0]?.matches[0]).toMatchObject({ name: 'weather__forecast', server: 'weather', tool: 'forecast', reason: 'bm25' });
+    const { out } = await runCli([
+      'search',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--json',
+      '--limit',
+      '2',
+      'weather forecast',
+    ]);
+    const json = JSON.parse(out) as {
+      results: { matches: Record<string, unknown>[] }[];
+      tools: Record<string, unknown>;
+    };
+    expect(json.results[0]?.matches[0]).toMatchObject({
+      name: 'weather__forecast',
+      server: 'weather',
+      tool: 'forecast',
+      reason: 'bm25',
+    });
     expect(json.results[0]?.matches).toHaveLength(2);
     expect(Object.keys(json.tools)).toContain('weather__forecast');
   });
@@ -25,11 +47,32 @@ describe('toolsearch search', () => {
 
   it('answers a query file with one JSON line per query', async () => {
     const queries = tempFile('q.jsonl', '{"query":"乗換案内"}\n\n{"query":"run a sql query"}\n');
-    const { code, out } = await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--queries-file', queries, '--limit', '3']);
+    const { code, out } = await runCli([
+      'search',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--queries-file',
+      queries,
+      '--limit',
+      '3',
+    ]);
     expect(code).toBe(0);
-    const lines = out.trim().split('\n').map((line) => JSON.parse(line) as { query: string; matches: { name: string; server: string; tool: string; score: number }[] });
+    const lines = out
+      .trim()
+      .split('\n')
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            query: string;
+            matches: { name: string; server: string; tool: string; score: number }[];
+          },
+      );
     expect(lines).toHaveLength(2);
-    expect(lines[0]?.matches[0]).toMatchObject({ name: 'jp-transit__search_route', server: 'jp-transit', tool: 'search_route' });
+    expect(lines[0]?.matches[0]).toMatchObject({
+      name: 'jp-transit__search_route',
+      server: 'jp-transit',
+      tool: 'search_route',
+    });
     expect(lines[1]?.matches[0]?.name).toBe('postgres__run_query');
     expect(lines[1]?.matches.length).toBeLessThanOrEqual(3);
   });
@@ -41,15 +84,29 @@ describe('toolsearch search', () => {
     expect(tooMany.code).toBe(2);
     expect(tooMany.err).toContain('at most 7');
     const bad = tempFile('bad.jsonl', '{"query": 1}\n');
-    expect((await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--queries-file', bad])).err).toContain(`${bad}:1: query must be a string`);
+    expect((await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--queries-file', bad])).err).toContain(
+      `${bad}:1: query must be a string`,
+    );
   });
 });
 
 describe('toolsearch describe', () => {
   it('prints schemas, not_found with suggestions, and errors', async () => {
-    const { code, out } = await runCli(['describe', '--catalog', EXAMPLE_CATALOG, 'slack__post_message', 'post_message', 'terminal']);
+    const { code, out } = await runCli([
+      'describe',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      'slack__post_message',
+      'post_message',
+      'terminal',
+    ]);
     expect(code).toBe(0);
-    const json = JSON.parse(out) as { tools: Record<string, { parameters: { required: string[] } }>; not_found: string[]; hint: string; errors: Record<string, string> };
+    const json = JSON.parse(out) as {
+      tools: Record<string, { parameters: { required: string[] } }>;
+      not_found: string[];
+      hint: string;
+      errors: Record<string, string>;
+    };
     expect(json.tools['slack__post_message']?.parameters.required).toEqual(['channel', 'text']);
     expect(json.not_found).toEqual(['post_message']);
     expect(json.hint).toContain('slack__post_message');
@@ -66,13 +123,25 @@ describe('toolsearch eval', () => {
     'eval.jsonl',
     [
       JSON.stringify({ query: 'open a github issue', gold_ids: ['github::create_issue'] }),
-      JSON.stringify({ query: 'post a message to a slack channel', gold_ids: { post_message: ['slack::post_message'] } }),
+      JSON.stringify({
+        query: 'post a message to a slack channel',
+        gold_ids: { post_message: ['slack::post_message'] },
+      }),
       JSON.stringify({ query: 'qqqq zzzz', gold_ids: [] }),
     ].join('\n'),
   );
 
   it('reports the documented keys for toolsearch and the baseline', async () => {
-    const { code, out } = await runCli(['eval', '--catalog', EXAMPLE_CATALOG, '--queries', queries, '--k', '1,5', '--json']);
+    const { code, out } = await runCli([
+      'eval',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--queries',
+      queries,
+      '--k',
+      '1,5',
+      '--json',
+    ]);
     expect(code).toBe(0);
     const json = JSON.parse(out) as Record<string, unknown> & { baseline: Record<string, unknown> };
     for (const key of ['queries', 'recall', 'hit5', 'mrr', 'ndcg10', 'empty_rate', 'abstain_accuracy']) {
@@ -89,7 +158,9 @@ describe('toolsearch eval', () => {
   });
 
   it('rejects a bad --k', async () => {
-    expect((await runCli(['eval', '--catalog', EXAMPLE_CATALOG, '--queries', queries, '--k', '0,x'])).err).toContain('--k must be');
+    expect((await runCli(['eval', '--catalog', EXAMPLE_CATALOG, '--queries', queries, '--k', '0,x'])).err).toContain(
+      '--k must be',
+    );
   });
 });
 

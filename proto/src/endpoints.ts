@@ -1,0 +1,180 @@
+import type { z } from 'zod';
+import * as schemas from './schemas';
+
+/** The prefix of every v1 subject. */
+export const SUBJECT_PREFIX = 'toolsearch.v1';
+
+/** Where a subject's variable tokens come from. */
+export type SubjectParams = { tenant: string; session?: string; id?: string; toolset?: string };
+
+/**
+ * One request/reply endpoint of the contract: the subject (as a template with `{tenant}`,
+ * `{session}`, `{id}` tokens), request and reply schemas, and what it is for. Both the daemon and
+ * its clients import these, so a contract change breaks compilation on both sides.
+ */
+export interface EndpointDescriptor<Req extends z.ZodType = z.ZodType, Rep extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly template: string;
+  readonly request: Req;
+  readonly reply: Rep;
+  readonly purpose: string;
+  /** False for endpoints the contract names but this version of the daemon does not serve yet. */
+  readonly implemented: boolean;
+}
+
+function endpoint<Req extends z.ZodType, Rep extends z.ZodType>(
+  name: string,
+  template: string,
+  request: Req,
+  reply: Rep,
+  purpose: string,
+  implemented = true,
+): EndpointDescriptor<Req, Rep> {
+  return { name, template: `${SUBJECT_PREFIX}.${template}`, request, reply, purpose, implemented };
+}
+
+export const ENDPOINTS = {
+  sessionsOpen: endpoint(
+    'sessions.open',
+    '{tenant}.sessions.open',
+    schemas.OpenSessionRequestSchema,
+    schemas.OpenSessionReplySchema,
+    'Open a session with a grant, a model and settings; returns its id.',
+  ),
+  sessionsAssemble: endpoint(
+    'sessions.assemble',
+    '{tenant}.sessions.{session}.assemble',
+    schemas.AssembleRequestSchema,
+    schemas.AssembleReplySchema,
+    'The tool array for the next turn, with tier, listing form, token counts and hash.',
+  ),
+  sessionsSearch: endpoint(
+    'sessions.search',
+    '{tenant}.sessions.{session}.search',
+    schemas.SearchRequestSchema,
+    schemas.SearchReplySchema,
+    "The bridge's tool_search for this session.",
+  ),
+  sessionsDescribe: endpoint(
+    'sessions.describe',
+    '{tenant}.sessions.{session}.describe',
+    schemas.DescribeRequestSchema,
+    schemas.DescribeReplySchema,
+    "The bridge's tool_describe for this session.",
+  ),
+  sessionsDispatch: endpoint(
+    'sessions.dispatch',
+    '{tenant}.sessions.{session}.dispatch',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    "Execute one turn's tool calls; held calls come back pending_approval.",
+    false,
+  ),
+  sessionsClose: endpoint(
+    'sessions.close',
+    '{tenant}.sessions.{session}.close',
+    schemas.CloseRequestSchema,
+    schemas.CloseReplySchema,
+    'Close a session and its children.',
+  ),
+  subagentsSpawn: endpoint(
+    'subagents.spawn',
+    '{tenant}.subagents.spawn',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    'A child session with a narrowed grant and a queued job.',
+    false,
+  ),
+  toolsetsPut: endpoint(
+    'toolsets.put',
+    '{tenant}.toolsets.put',
+    schemas.ToolsetPutRequestSchema,
+    schemas.ToolsetPutReplySchema,
+    "Register or replace a toolset (a plugin, a gateway's tools).",
+  ),
+  toolsetsDelete: endpoint(
+    'toolsets.delete',
+    '{tenant}.toolsets.delete',
+    schemas.ToolsetDeleteRequestSchema,
+    schemas.ToolsetDeleteReplySchema,
+    'Remove a toolset.',
+  ),
+  mcpAttach: endpoint(
+    'mcp.attach',
+    '{tenant}.mcp.attach',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    'Connect an MCP server for the tenant.',
+    false,
+  ),
+  mcpDetach: endpoint(
+    'mcp.detach',
+    '{tenant}.mcp.detach',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    'Disconnect an MCP server.',
+    false,
+  ),
+  approvalsList: endpoint(
+    'approvals.list',
+    '{tenant}.approvals.list',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    'Pending approvals of the tenant.',
+    false,
+  ),
+  approvalsDecide: endpoint(
+    'approvals.decide',
+    '{tenant}.approvals.{id}.decide',
+    schemas.PendingRequestSchema,
+    schemas.PendingReplySchema,
+    'Approve or deny a held call.',
+    false,
+  ),
+} as const;
+export type EndpointName = keyof typeof ENDPOINTS;
+
+/** Events the daemon publishes. */
+export const EVENTS = {
+  toolsetChanged: {
+    template: `${SUBJECT_PREFIX}.{tenant}.toolsets.evt.changed`,
+    schema: schemas.ToolsetChangedEventSchema,
+    purpose: 'A toolset of the tenant changed.',
+  },
+  sessionTier: {
+    template: `${SUBJECT_PREFIX}.{tenant}.sessions.{session}.evt.tier`,
+    schema: schemas.TierEventSchema,
+    purpose: "The session's tier or listing changed.",
+  },
+} as const;
+
+/** Fills a subject template. Tokens must already be valid (tenant and session ids are). */
+export function subject(template: string, params: SubjectParams): string {
+  return template.replace(/\{(tenant|session|id|toolset)\}/g, (_, key: keyof SubjectParams) => {
+    const value = params[key];
+    if (value === undefined || value === '' || /[.*> \s]/.test(value))
+      throw new Error(`subject token ${key} is missing or invalid`);
+    return value;
+  });
+}
+
+/** The wildcard form a service endpoint listens on: every `{token}` becomes `*`. */
+export function subjectPattern(template: string): string {
+  return template.replace(/\{(tenant|session|id|toolset)\}/g, '*');
+}
+
+/** Reads the tokens of a concrete subject back against its template, or undefined if it does not fit. */
+export function parseSubject(template: string, concrete: string): SubjectParams | undefined {
+  const expected = template.split('.');
+  const actual = concrete.split('.');
+  if (expected.length !== actual.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < expected.length; i += 1) {
+    const want = expected[i] ?? '';
+    const got = actual[i] ?? '';
+    const token = /^\{(tenant|session|id|toolset)\}$/.exec(want);
+    if (token?.[1] !== undefined) params[token[1]] = got;
+    else if (want !== got) return undefined;
+  }
+  return params['tenant'] === undefined ? undefined : (params as SubjectParams);
+}

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * Stable error codes of wire replies. Clients branch on these, never on message text. Bridge
+ * answers (`sessions.<s>.search`, `.describe`) may also carry the bridge's own codes
+ * (BAD_ARGUMENTS, TOO_MANY, UNKNOWN_TOOL, …), which are the model-facing errors of those tools.
+ */
+export const WIRE_ERROR_CODES = {
+  /** The request does not match its schema, or a subject token is malformed. */
+  BAD_REQUEST: 'BAD_REQUEST',
+  /** The payload is larger than the daemon accepts. */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  /** No such session for this tenant (never says whether it exists for another tenant). */
+  SESSION_NOT_FOUND: 'SESSION_NOT_FOUND',
+  /** A child session asked for more than its parent's grant. */
+  GRANT_EXCEEDS_PARENT: 'GRANT_EXCEEDS_PARENT',
+  /** The request names a toolset the tenant does not have. */
+  TOOLSET_NOT_FOUND: 'TOOLSET_NOT_FOUND',
+  /** A store the request needs (Redis, JetStream) is not answering; retry later. */
+  UNAVAILABLE: 'UNAVAILABLE',
+  /** The subject is part of the contract but this daemon version does not serve it yet. */
+  NOT_IMPLEMENTED: 'NOT_IMPLEMENTED',
+  /** Our fault: an unexpected failure inside the daemon. */
+  INTERNAL: 'INTERNAL',
+} as const;
+export type WireErrorCode = (typeof WIRE_ERROR_CODES)[keyof typeof WIRE_ERROR_CODES];
+
+export const WireErrorSchema = z.object({
+  code: z.string().regex(/^[A-Z][A-Z0-9_]*$/),
+  message: z.string(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type WireError = z.infer<typeof WireErrorSchema>;
+
+export const ErrorReplySchema = z.object({ ok: z.literal(false), error: WireErrorSchema });
+export type ErrorReply = z.infer<typeof ErrorReplySchema>;
+
+/** Builds an error reply. */
+export function errorReply(code: string, message: string, details?: Record<string, unknown>): ErrorReply {
+  return { ok: false, error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+/** A wire error rebuilt on the client: an Error with the reply's code and details. */
+export class ToolsearchWireError extends Error {
+  readonly code: string;
+  readonly details: Record<string, unknown> | undefined;
+  constructor(error: WireError) {
+    super(error.message);
+    this.name = 'ToolsearchWireError';
+    this.code = error.code;
+    this.details = error.details;
+  }
+}

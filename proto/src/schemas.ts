@@ -1,0 +1,114 @@
+import { z } from 'zod';
+import { ToolDefinitionSchema, ToolsetIdSchema, ToolsetSchema } from '@toolsearch/catalog';
+
+export const TenantIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, 'tenant ids are 1–63 of a-z, 0-9 and -, starting with a letter or digit');
+export const SessionIdSchema = z
+  .string()
+  .regex(/^s-[A-Za-z0-9_-]{20,64}$/, 'session ids are issued by the daemon (s-…)');
+
+export const SessionRoleSchema = z.enum(['gateway', 'subagent', 'kanban_worker']);
+export type SessionRole = z.infer<typeof SessionRoleSchema>;
+
+/** What a session may see and call: whole toolsets, optionally narrowed by tool-name patterns. */
+export const GrantSchema = z.object({
+  toolsets: z.array(ToolsetIdSchema).max(1000),
+  /** Only tools whose original or model-facing name matches one of these patterns (`*` wildcards). */
+  allow: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  /** Never tools whose name matches one of these patterns. */
+  deny: z.array(z.string().min(1).max(200)).max(1000).optional(),
+});
+export type Grant = z.infer<typeof GrantSchema>;
+
+export const ModelSpecSchema = z.object({
+  /** The model's context window in tokens; 0 when unknown. */
+  contextLength: z.number().int().min(0).max(100_000_000),
+  encoding: z.enum(['o200k_base', 'cl100k_base']).optional(),
+});
+export type ModelSpec = z.infer<typeof ModelSpecSchema>;
+
+export const ToolFormatSchema = z.enum(['openai', 'anthropic', 'mcp']);
+
+export const OpenSessionRequestSchema = z.object({
+  role: SessionRoleSchema.default('gateway'),
+  parent: SessionIdSchema.optional(),
+  grant: GrantSchema,
+  model: ModelSpecSchema,
+  /** The `tools.tool_search` block (any shape: it is parsed leniently, with warnings). */
+  config: z.unknown().optional(),
+  /** The gateway's own core tools, loaded directly (never deferred unless configured). */
+  coreTools: z.array(ToolDefinitionSchema).max(500).optional(),
+});
+export type OpenSessionRequest = z.input<typeof OpenSessionRequestSchema>;
+
+export const SessionInfoSchema = z.object({
+  id: SessionIdSchema,
+  tenant: TenantIdSchema,
+  role: SessionRoleSchema,
+  parent: SessionIdSchema.optional(),
+  grant: GrantSchema,
+  model: ModelSpecSchema,
+  warnings: z.array(z.string()),
+});
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+export const OpenSessionReplySchema = z.object({ ok: z.literal(true), session: SessionInfoSchema });
+
+export const AssembleRequestSchema = z.object({ format: ToolFormatSchema.default('openai') });
+export const AssembleReplySchema = z.object({
+  ok: z.literal(true),
+  tier: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  listing_form: z.enum(['full', 'names', 'mixed', 'groups', 'none']),
+  activated: z.boolean(),
+  mode: z.enum(['off', 'on', 'budget']),
+  format: ToolFormatSchema,
+  tools: z.array(z.record(z.string(), z.unknown())),
+  visible_count: z.number().int(),
+  deferred_count: z.number().int(),
+  deferred_tokens: z.number().int(),
+  listing_tokens: z.number().int(),
+  budget_tokens: z.number().int(),
+  tools_tokens: z.number().int(),
+  hash: z.string(),
+});
+export type AssembleReply = z.infer<typeof AssembleReplySchema>;
+
+/** Bridge lookups take the model's arguments as they are; the bridge validates them itself. */
+export const SearchRequestSchema = z.object({ queries: z.unknown(), limit: z.unknown().optional() });
+export const SearchReplySchema = z.object({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) });
+export const DescribeRequestSchema = z.object({ names: z.unknown() });
+export const DescribeReplySchema = SearchReplySchema;
+
+export const CloseRequestSchema = z.object({}).loose();
+export const CloseReplySchema = z.object({ ok: z.literal(true), closed: z.array(SessionIdSchema) });
+
+export const ToolsetPutRequestSchema = z.object({ toolset: ToolsetSchema });
+export const ToolsetPutReplySchema = z.object({ ok: z.literal(true), id: ToolsetIdSchema, revision: z.number().int() });
+export const ToolsetDeleteRequestSchema = z.object({ id: ToolsetIdSchema });
+export const ToolsetDeleteReplySchema = z.object({ ok: z.literal(true), id: ToolsetIdSchema, deleted: z.boolean() });
+
+/** Published when a toolset of the tenant changed (registry watch). */
+export const ToolsetChangedEventSchema = z.object({
+  tenant: TenantIdSchema,
+  toolset: ToolsetIdSchema,
+  revision: z.number().int(),
+  deleted: z.boolean(),
+});
+export type ToolsetChangedEvent = z.infer<typeof ToolsetChangedEventSchema>;
+
+/** Published when a session's surface changed (its hash), after re-assembly. */
+export const TierEventSchema = z.object({
+  tenant: TenantIdSchema,
+  session: SessionIdSchema,
+  tier: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  listing_form: z.enum(['full', 'names', 'mixed', 'groups', 'none']),
+  deferred_count: z.number().int(),
+  listing_tokens: z.number().int(),
+  hash: z.string(),
+});
+export type TierEvent = z.infer<typeof TierEventSchema>;
+
+/** A request whose schema is not settled yet: any object (the daemon answers NOT_IMPLEMENTED). */
+export const PendingRequestSchema = z.object({}).loose();
+export const PendingReplySchema = z.object({ ok: z.literal(true) }).loose();
