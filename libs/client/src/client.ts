@@ -1,0 +1,117 @@
+import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type { z } from 'zod';
+import {
+  ENDPOINTS,
+  ErrorReplySchema,
+  EVENTS,
+  subject,
+  TierEventSchema,
+  ToolsetChangedEventSchema,
+  ToolsearchWireError,
+  type EndpointDescriptor,
+  type OpenSessionRequest,
+  type TierEvent,
+  type ToolsetChangedEvent,
+} from '@toolsearch/proto';
+
+const codec = JSONCodec<unknown>();
+
+export interface ClientOptions {
+  /** How long a request may take before it fails, in ms. */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * A typed client for one tenant of the toolsearch v1 contract over an existing NATS connection.
+ * Every reply is validated against the contract; an error reply becomes a `ToolsearchWireError`
+ * carrying its code.
+ */
+export class ToolsearchClient {
+  readonly tenant: string;
+  readonly #nc: NatsConnection;
+  readonly #timeout: number;
+
+  constructor(nc: NatsConnection, tenant: string, options: ClientOptions = {}) {
+    this.#nc = nc;
+    this.tenant = tenant;
+    this.#timeout = options.timeoutMs ?? 5000;
+  }
+
+  /** Sends a raw payload to an endpoint and returns the validated success reply. */
+  async call<Req extends z.ZodType, Rep extends z.ZodType>(
+    endpoint: EndpointDescriptor<Req, Rep>,
+    payload: unknown,
+    params: { session?: string; id?: string } = {},
+  ): Promise<z.infer<Rep>> {
+    const reply = await this.#nc.request(
+      subject(endpoint.template, { tenant: this.tenant, ...params }),
+      codec.encode(payload),
+      {
+        timeout: this.#timeout,
+      },
+    );
+    const body = codec.decode(reply.data);
+    const failure = ErrorReplySchema.safeParse(body);
+    if (failure.success) throw new ToolsearchWireError(failure.data.error);
+    return endpoint.reply.parse(body) as z.infer<Rep>;
+  }
+
+  openSession(request: OpenSessionRequest) {
+    return this.call(ENDPOINTS.sessionsOpen, request);
+  }
+
+  assemble(session: string, format: 'openai' | 'anthropic' | 'mcp' = 'openai') {
+    return this.call(ENDPOINTS.sessionsAssemble, { format }, { session });
+  }
+
+  search(session: string, queries: unknown, limit?: number) {
+    return this.call(ENDPOINTS.sessionsSearch, limit === undefined ? { queries } : { queries, limit }, { session });
+  }
+
+  describe(session: string, names: unknown) {
+    return this.call(ENDPOINTS.sessionsDescribe, { names }, { session });
+  }
+
+  closeSession(session: string) {
+    return this.call(ENDPOINTS.sessionsClose, {}, { session });
+  }
+
+  putToolset(toolset: unknown) {
+    return this.call(ENDPOINTS.toolsetsPut, { toolset });
+  }
+
+  deleteToolset(id: string) {
+    return this.call(ENDPOINTS.toolsetsDelete, { id });
+  }
+
+  /** Calls `onEvent` for every tier event of a session (or of every session with `*`). */
+  onTier(session: string, onEvent: (event: TierEvent) => void): Subscription {
+    return this.#subscribe(
+      subject(EVENTS.sessionTier.template, { tenant: this.tenant, session: session === '*' ? 'ANY' : session }).replace(
+        '.ANY.',
+        '.*.',
+      ),
+      (data) => onEvent(TierEventSchema.parse(data)),
+    );
+  }
+
+  /** Calls `onEvent` for every toolset change of the tenant. */
+  onToolsetChanged(onEvent: (event: ToolsetChangedEvent) => void): Subscription {
+    return this.#subscribe(subject(EVENTS.toolsetChanged.template, { tenant: this.tenant }), (data) =>
+      onEvent(ToolsetChangedEventSchema.parse(data)),
+    );
+  }
+
+  #subscribe(subjectName: string, handle: (data: unknown) => void): Subscription {
+    return this.#nc.subscribe(subjectName, {
+      callback: (error, message) => {
+        if (error) return;
+        try {
+          handle(codec.decode(message.data));
+        } catch {
+          // An event that does not match the contract is ignored rather than thrown into NATS.
+        }
+      },
+    });
+  }
+}

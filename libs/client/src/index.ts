@@ -1,0 +1,2 @@
+export { ToolsearchClient } from './client';
+export type { ClientOptions } from './client';

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+/** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
+export const DaemonConfigSchema = z
+  .object({
+    nats: z
+      .object({ url: z.string().min(1).default('nats://127.0.0.1:4222') })
+      .strict()
+      .default({ url: 'nats://127.0.0.1:4222' }),
+    redis: z
+      .object({ url: z.string().min(1).default('redis://127.0.0.1:6379') })
+      .strict()
+      .default({ url: 'redis://127.0.0.1:6379' }),
+    /** Names that let several deployments (or test runs) share one NATS and one Redis. */
+    namespace: z
+      .object({
+        /** JetStream KV bucket of the toolset registry. */
+        bucket: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]+$/)
+          .default('toolsearch-toolsets'),
+        /** Prefix of every Redis key. */
+        redisPrefix: z
+          .string()
+          .regex(/^[A-Za-z0-9:_{}-]+$/)
+          .default('toolsearch:'),
+        /** Queue group shared by the replicas of one deployment. */
+        queue: z
+          .string()
+          .regex(/^[A-Za-z0-9_-]+$/)
+          .default('toolsearchd'),
+      })
+      .strict()
+      .default({ bucket: 'toolsearch-toolsets', redisPrefix: 'toolsearch:', queue: 'toolsearchd' }),
+    limits: z
+      .object({
+        /** Largest request payload accepted, in bytes. */
+        maxPayloadBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(64 * 1024 * 1024)
+          .default(1024 * 1024),
+        /** Sessions kept in memory per replica before the least recently used are dropped (they reload from Redis). */
+        maxSessionsInMemory: z.number().int().min(1).max(10_000_000).default(100_000),
+      })
+      .strict()
+      .default({ maxPayloadBytes: 1024 * 1024, maxSessionsInMemory: 100_000 }),
+    log: z
+      .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
+      .strict()
+      .default({ level: 'info' }),
+    /** Tenants and their toolsets registered at start (for demos and fixed deployments). */
+    tenants: z
+      .record(
+        z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/),
+        z.object({ catalogs: z.array(z.string().min(1)).default([]) }).strict(),
+      )
+      .default({}),
+  })
+  .strict();
+export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
+export type DaemonConfigInput = z.input<typeof DaemonConfigSchema>;
+
+/** A config problem, with the path of the key at fault. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+type RawConfig = Record<string, Record<string, unknown> | undefined>;
+/** Sets `raw[section][key]`, creating the section when it is missing or not a mapping. */
+function setKey(raw: RawConfig, section: string, key: string, value: string): void {
+  const current = raw[section];
+  raw[section] = { ...(typeof current === 'object' && current !== null ? current : {}), [key]: value };
+}
+const ENV_OVERRIDES: readonly [string, string, string][] = [
+  ['TOOLSEARCH_NATS_URL', 'nats', 'url'],
+  ['TOOLSEARCH_REDIS_URL', 'redis', 'url'],
+  ['TOOLSEARCH_LOG_LEVEL', 'log', 'level'],
+  ['TOOLSEARCH_BUCKET', 'namespace', 'bucket'],
+  ['TOOLSEARCH_REDIS_PREFIX', 'namespace', 'redisPrefix'],
+];
+
+/**
+ * Reads the config: a YAML file (optional), then environment overrides (`TOOLSEARCH_NATS_URL`,
+ * `TOOLSEARCH_REDIS_URL`, `TOOLSEARCH_LOG_LEVEL`, `TOOLSEARCH_BUCKET`, `TOOLSEARCH_REDIS_PREFIX`),
+ * validated as a whole. Errors name the key: `limits.maxPayloadBytes: ...`.
+ */
+export function loadDaemonConfig(
+  path: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): DaemonConfig {
+  let raw: RawConfig = {};
+  if (path !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`cannot read config ${path}: ${(error as Error).message}`);
+    }
+    const parsed: unknown = parseYaml(text);
+    if (parsed !== null && parsed !== undefined && (typeof parsed !== 'object' || Array.isArray(parsed))) {
+      throw new ConfigError(`${path}: the config must be a mapping of keys`);
+    }
+    raw = (parsed as RawConfig | null) ?? {};
+  }
+  for (const [name, section, key] of ENV_OVERRIDES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setKey(raw, section, key, value);
+  }
+  return parseDaemonConfig(raw);
+}
+
+export function parseDaemonConfig(raw: unknown): DaemonConfig {
+  const result = DaemonConfigSchema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const where = issue && issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+  throw new ConfigError(`${where}: ${issue?.message ?? 'invalid'}`);
+}

@@ -1,0 +1,418 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { connect, JSONCodec, type Msg, type NatsConnection, type Service } from 'nats';
+import { pino, type Logger } from 'pino';
+import { createActor, type ActorRefFrom } from 'xstate';
+import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
+import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import {
+  AssembleRequestSchema,
+  DescribeRequestSchema,
+  ENDPOINTS,
+  errorReply,
+  EVENTS,
+  OpenSessionRequestSchema,
+  parseSubject,
+  SearchRequestSchema,
+  SessionIdSchema,
+  subject,
+  subjectPattern,
+  TenantIdSchema,
+  ToolsetDeleteRequestSchema,
+  ToolsetPutRequestSchema,
+  WIRE_ERROR_CODES,
+  type EndpointDescriptor,
+  type SubjectParams,
+} from '@toolsearch/proto';
+import type { DaemonConfig } from './config';
+import { exceedsParent, narrowGrant } from './grant';
+import { ToolsetRegistry, type RegistryChange } from './registry.adapter';
+import { sessionMachine, tenantMachine } from './session.machine';
+import { SessionStore, type SessionDescriptor } from './session-store.adapter';
+import { SurfaceBuilder } from './surface';
+
+const codec = JSONCodec<unknown>();
+
+/** A request the caller got wrong, or a state it asked about that does not exist. */
+class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Handler = (params: SubjectParams & { tenant: string }, payload: unknown) => Promise<unknown>;
+
+function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  return `${where}${issue?.message ?? 'invalid request'}`;
+}
+
+function parse<T>(
+  schema: {
+    safeParse(
+      value: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, firstIssue(result.error));
+  return result.data;
+}
+
+/**
+ * toolsearchd: the composition root. Connects to NATS and Redis, follows the toolset registry,
+ * serves the v1 contract on the NATS services framework (queue group: any number of replicas),
+ * and keeps one xstate actor per open session under a supervisor per tenant.
+ */
+export class Daemon {
+  readonly #config: DaemonConfig;
+  readonly #log: Logger;
+  readonly #surfaces: SurfaceBuilder;
+  #nc: NatsConnection | undefined;
+  #redis: Redis | undefined;
+  #registry: ToolsetRegistry | undefined;
+  #store: SessionStore | undefined;
+  #service: Service | undefined;
+  readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
+  #closing: Promise<void> | undefined;
+
+  constructor(
+    config: DaemonConfig,
+    options: { logger?: Logger; env?: Readonly<Record<string, string | undefined>> } = {},
+  ) {
+    this.#config = config;
+    this.#log = options.logger ?? pino({ level: config.log.level });
+    this.#surfaces = new SurfaceBuilder(options.env ?? {});
+  }
+
+  get nats(): NatsConnection {
+    if (this.#nc === undefined) throw new Error('the daemon is not started');
+    return this.#nc;
+  }
+
+  async start(): Promise<void> {
+    const { config } = { config: this.#config };
+    this.#nc = await connect({ servers: config.nats.url, name: 'toolsearchd', maxReconnectAttempts: -1 });
+    this.#redis = new Redis(config.redis.url, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
+    this.#redis.on('error', (error: Error) => this.#log.warn({ err: error.message }, 'redis connection problem'));
+    await this.#redis.connect();
+    this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
+    this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
+    await this.#registry.start((change) => this.#onRegistryChange(change));
+    this.#service = await this.#nc.services.add({
+      name: 'toolsearch',
+      version: '0.1.0',
+      queue: config.namespace.queue,
+      description: 'Tool search for LLM agent sessions',
+    });
+    const handlers: [EndpointDescriptor, Handler][] = [
+      [ENDPOINTS.sessionsOpen, (p, body) => this.#open(p.tenant, body)],
+      [ENDPOINTS.sessionsAssemble, (p, body) => this.#assemble(p.tenant, p.session, body)],
+      [ENDPOINTS.sessionsSearch, (p, body) => this.#search(p.tenant, p.session, body)],
+      [ENDPOINTS.sessionsDescribe, (p, body) => this.#describe(p.tenant, p.session, body)],
+      [ENDPOINTS.sessionsClose, (p) => this.#close(p.tenant, p.session)],
+      [ENDPOINTS.toolsetsPut, (p, body) => this.#putToolset(p.tenant, body)],
+      [ENDPOINTS.toolsetsDelete, (p, body) => this.#deleteToolset(p.tenant, body)],
+    ];
+    const served = new Set(handlers.map(([endpoint]) => endpoint.name));
+    for (const endpoint of Object.values(ENDPOINTS)) {
+      const handler: Handler =
+        handlers.find(([candidate]) => candidate.name === endpoint.name)?.[1] ??
+        (() =>
+          Promise.reject(
+            new RequestError(
+              WIRE_ERROR_CODES.NOT_IMPLEMENTED,
+              `${endpoint.name} is part of the v1 contract but this daemon does not serve it yet.`,
+            ),
+          ));
+      this.#service.addEndpoint(endpoint.name.replace(/\./g, '_'), {
+        subject: subjectPattern(endpoint.template),
+        handler: (error, message) => {
+          if (error) return;
+          void this.#serve(endpoint, handler, message);
+        },
+        metadata: { purpose: endpoint.purpose, implemented: String(served.has(endpoint.name)) },
+      });
+    }
+    this.#log.info({ nats: config.nats.url, bucket: config.namespace.bucket }, 'toolsearchd serving');
+  }
+
+  async #serve(endpoint: EndpointDescriptor, handler: Handler, message: Msg): Promise<void> {
+    let reply: unknown;
+    try {
+      if (message.data.length > this.#config.limits.maxPayloadBytes) {
+        throw new RequestError(
+          WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+          `the payload is ${message.data.length} bytes; at most ${this.#config.limits.maxPayloadBytes} are accepted.`,
+        );
+      }
+      const params = parseSubject(endpoint.template, message.subject);
+      if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {
+        throw new RequestError(
+          WIRE_ERROR_CODES.BAD_REQUEST,
+          'the tenant id in the subject is not valid (1–63 of a-z, 0-9 and -).',
+        );
+      }
+      let body: unknown = {};
+      if (message.data.length > 0) {
+        try {
+          body = codec.decode(message.data);
+        } catch {
+          throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, 'the payload is not valid JSON.');
+        }
+      }
+      reply = await handler(params as SubjectParams & { tenant: string }, body);
+    } catch (error) {
+      if (error instanceof RequestError) reply = errorReply(error.code, error.message);
+      else if (this.#isStoreDown(error))
+        reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
+      else {
+        this.#log.error({ err: (error as Error).message, endpoint: endpoint.name }, 'request failed');
+        reply = errorReply(WIRE_ERROR_CODES.INTERNAL, 'the daemon failed to answer this request; it has been logged.');
+      }
+    }
+    try {
+      message.respond(codec.encode(reply));
+    } catch (error) {
+      this.#log.warn({ err: (error as Error).message }, 'could not send a reply');
+    }
+  }
+
+  #isStoreDown(error: unknown): boolean {
+    const text = (error as Error | undefined)?.message ?? '';
+    return /Stream isn't writeable|ECONNREFUSED|Connection is closed|enableOfflineQueue|TIMEOUT/i.test(text);
+  }
+
+  get #required() {
+    if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
+      throw new Error('the daemon is not started');
+    return { registry: this.#registry, store: this.#store, nc: this.#nc };
+  }
+
+  async #descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
+    if (session === undefined || !SessionIdSchema.safeParse(session).success) {
+      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
+    }
+    const descriptor = await this.#required.store.load(tenant, session);
+    if (descriptor === undefined)
+      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
+    this.#tenant(tenant).send({ type: 'session.track', descriptor });
+    return descriptor;
+  }
+
+  #tenant(tenant: string): ActorRefFrom<typeof tenantMachine> {
+    let actor = this.#tenants.get(tenant);
+    if (actor === undefined) {
+      const machine = tenantMachine.provide({
+        actors: {
+          session: sessionMachine.provide({
+            actions: {
+              reassemble: (_, params) => {
+                void this.#reassemble(params.descriptor).catch((error: Error) =>
+                  this.#log.warn({ err: error.message, tenant, session: params.descriptor.id }, 're-assembly failed'),
+                );
+              },
+            },
+          }),
+        },
+      });
+      actor = createActor(machine, { input: { tenant } });
+      // One tenant's failure must never take the process (and every other tenant) down.
+      actor.subscribe({
+        error: (error) => this.#log.error({ err: String(error), tenant }, 'tenant supervisor failed'),
+      });
+      actor.start();
+      this.#tenants.set(tenant, actor);
+    }
+    return actor;
+  }
+
+  async #open(tenant: string, body: unknown) {
+    const { store } = this.#required;
+    const request = parse(OpenSessionRequestSchema, body);
+    let grant = request.grant;
+    if (request.role !== 'gateway' && request.parent === undefined) {
+      throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
+    }
+    if (request.parent !== undefined) {
+      const parent = await this.#descriptor(tenant, request.parent);
+      const reason = exceedsParent(request.grant, parent.grant);
+      if (reason !== undefined)
+        throw new RequestError(
+          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
+          `a child's grant must stay within its parent's: ${reason}.`,
+        );
+      grant = narrowGrant(request.grant, parent.grant);
+    }
+    const { warnings } = this.#surfaces.config(request.config);
+    const descriptor: SessionDescriptor = {
+      id: `s-${randomBytes(18).toString('base64url')}`,
+      tenant,
+      role: request.role,
+      ...(request.parent !== undefined ? { parent: request.parent } : {}),
+      grant,
+      model: request.model,
+      ...(request.config !== undefined ? { config: request.config } : {}),
+      coreTools: request.coreTools ?? [],
+      activated: false,
+      createdAt: Date.now(),
+    };
+    await store.save(descriptor);
+    const surface = this.#surfaces.build(descriptor, this.#required.registry);
+    await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
+    this.#tenant(tenant).send({ type: 'session.track', descriptor });
+    return {
+      ok: true,
+      session: {
+        id: descriptor.id,
+        tenant,
+        role: descriptor.role,
+        ...(descriptor.parent ? { parent: descriptor.parent } : {}),
+        grant,
+        model: descriptor.model,
+        warnings: [...warnings],
+      },
+    };
+  }
+
+  async #assemble(tenant: string, session: string | undefined, body: unknown) {
+    const { format } = parse(AssembleRequestSchema, body);
+    const descriptor = await this.#descriptor(tenant, session);
+    const { result } = this.#surfaces.build(descriptor, this.#required.registry, format).assembly;
+    if (result.mode === 'budget' && result.activated && !descriptor.activated)
+      await this.#required.store.markActivated(tenant, descriptor.id);
+    return {
+      ok: true,
+      tier: result.tier,
+      listing_form: result.listing_form,
+      activated: result.activated,
+      mode: result.mode,
+      format: result.format,
+      tools: result.tools,
+      visible_count: result.visible_count,
+      deferred_count: result.deferred_count,
+      deferred_tokens: result.deferred_tokens,
+      listing_tokens: result.listing_tokens,
+      budget_tokens: result.budget_tokens,
+      tools_tokens: result.tools_tokens,
+      hash: result.hash,
+    };
+  }
+
+  async #search(tenant: string, session: string | undefined, body: unknown) {
+    const request = parse(SearchRequestSchema, body);
+    const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
+    const outcome = handleToolSearch(bridge, request);
+    return outcome.ok ? { ok: true, result: outcome.result } : this.#bridgeError(outcome.error);
+  }
+
+  async #describe(tenant: string, session: string | undefined, body: unknown) {
+    const request = parse(DescribeRequestSchema, body);
+    const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
+    const outcome = handleToolDescribe(bridge, request);
+    return outcome.ok ? { ok: true, result: outcome.result } : this.#bridgeError(outcome.error);
+  }
+
+  #bridgeError(error: Parameters<typeof errorPayload>[0]) {
+    const { error: message, code, ...details } = errorPayload(error);
+    return errorReply(String(code), String(message), Object.keys(details).length > 0 ? details : undefined);
+  }
+
+  async #close(tenant: string, session: string | undefined) {
+    const descriptor = await this.#descriptor(tenant, session);
+    const closed = await this.#required.store.remove(tenant, descriptor.id);
+    for (const id of closed) this.#tenant(tenant).send({ type: 'session.untrack', id });
+    return { ok: true, closed };
+  }
+
+  async #putToolset(tenant: string, body: unknown) {
+    const { toolset } = parse(ToolsetPutRequestSchema, body);
+    const parsed = ToolsetSchema.parse(toolset);
+    const revision = await this.#required.registry.put(tenant, parsed);
+    this.#publishToolsetChanged(tenant, parsed.id, revision, false);
+    return { ok: true, id: parsed.id, revision };
+  }
+
+  async #deleteToolset(tenant: string, body: unknown) {
+    const { id } = parse(ToolsetDeleteRequestSchema, body);
+    const deleted = await this.#required.registry.delete(tenant, id);
+    this.#publishToolsetChanged(tenant, id, this.#required.registry.lastRevision, true);
+    return { ok: true, id, deleted };
+  }
+
+  #publishToolsetChanged(tenant: string, toolset: string, revision: number, deleted: boolean): void {
+    this.#required.nc.publish(
+      subject(EVENTS.toolsetChanged.template, { tenant }),
+      codec.encode({ tenant, toolset, revision, deleted }),
+    );
+  }
+
+  /** A registry change (from any replica or writer): every open session of the tenant is told. */
+  #onRegistryChange(change: RegistryChange): void {
+    void (async () => {
+      const { store } = this.#required;
+      const actor = this.#tenant(change.tenant);
+      const tracked = new Set(Object.keys(actor.getSnapshot().context.sessions));
+      for (const id of await store.list(change.tenant)) {
+        if (tracked.has(id)) continue;
+        const descriptor = await store.load(change.tenant, id);
+        if (descriptor !== undefined) actor.send({ type: 'session.track', descriptor });
+      }
+      actor.send({ type: 'toolsets.changed', toolsetId: change.toolsetId });
+    })().catch((error: Error) =>
+      this.#log.warn({ err: error.message, tenant: change.tenant }, 'could not fan out a toolset change'),
+    );
+  }
+
+  /** Re-assembles one session and publishes its tier event if its surface changed (once across replicas). */
+  async #reassemble(descriptor: SessionDescriptor): Promise<void> {
+    const { store, registry, nc } = this.#required;
+    const { result } = this.#surfaces.build(descriptor, registry).assembly;
+    if (!(await store.swapHash(descriptor.tenant, descriptor.id, result.hash))) return;
+    nc.publish(
+      subject(EVENTS.sessionTier.template, { tenant: descriptor.tenant, session: descriptor.id }),
+      codec.encode({
+        tenant: descriptor.tenant,
+        session: descriptor.id,
+        tier: result.tier,
+        listing_form: result.listing_form,
+        deferred_count: result.deferred_count,
+        listing_tokens: result.listing_tokens,
+        hash: result.hash,
+      }),
+    );
+  }
+
+  /** Registers toolsets for a tenant directly (config-declared catalogs at start). */
+  async registerToolsets(tenant: string, toolsets: readonly Toolset[]): Promise<void> {
+    for (const toolset of toolsets) {
+      const revision = await this.#required.registry.put(tenant, toolset);
+      this.#publishToolsetChanged(tenant, toolset.id, revision, false);
+    }
+  }
+
+  /** Stops serving, drains in-flight requests, and closes every connection. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await this.#service?.stop().catch(() => undefined);
+      this.#registry?.stop();
+      for (const actor of this.#tenants.values()) actor.stop();
+      this.#tenants.clear();
+      await this.#nc?.drain().catch(() => undefined);
+      this.#redis?.disconnect();
+      this.#log.info('toolsearchd stopped');
+    })();
+    return this.#closing;
+  }
+}

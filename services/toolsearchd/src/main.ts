@@ -1,0 +1,53 @@
+// toolsearchd entry point: `node --import tsx services/toolsearchd/src/main.ts [--config FILE]`.
+// Reads the config (YAML file + TOOLSEARCH_* environment), starts the daemon, registers the
+// configured tenants' catalogs, and drains gracefully on SIGTERM/SIGINT.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { parseCatalogFiles } from '@toolsearch/catalog';
+import { ConfigError, loadDaemonConfig } from './config';
+import { Daemon } from './daemon';
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { config: { type: 'string' } }, strict: true });
+  let config;
+  try {
+    config = loadDaemonConfig(values.config ?? process.env['TOOLSEARCH_CONFIG'], process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`toolsearchd: config error: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = pino({
+    level: config.log.level,
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+  });
+  const daemon = new Daemon(config, { logger, env: process.env });
+  await daemon.start();
+  for (const [tenant, { catalogs }] of Object.entries(config.tenants)) {
+    const parsed = parseCatalogFiles(catalogs.map((path) => ({ source: path, text: readFileSync(path, 'utf8') })));
+    if (!parsed.ok)
+      throw new ConfigError(
+        `tenants.${tenant}.catalogs: ${parsed.error.source}:${parsed.error.line}: ${parsed.error.message}`,
+      );
+    await daemon.registerToolsets(tenant, parsed.toolsets);
+    logger.info({ tenant, toolsets: parsed.toolsets.length, tools: parsed.toolCount }, 'catalogs registered');
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
+  await daemon.close();
+  return 0;
+}
+
+main().then(
+  (code) => (process.exitCode = code),
+  (error: Error) => {
+    process.stderr.write(`toolsearchd: ${error.message}\n`);
+    process.exitCode = 1;
+  },
+);

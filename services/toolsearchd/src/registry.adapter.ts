@@ -1,0 +1,133 @@
+import { JSONCodec, type KV, type KvEntry, type NatsConnection, type QueuedIterator } from 'nats';
+import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+
+const codec = JSONCodec<unknown>();
+
+/** A registry change as the watch sees it. */
+export interface RegistryChange {
+  readonly tenant: string;
+  readonly toolsetId: string;
+  readonly revision: number;
+  readonly deleted: boolean;
+}
+
+function encodeId(id: string): string {
+  return Buffer.from(id, 'utf8').toString('base64url');
+}
+
+function decodeKey(key: string): { tenant: string; toolsetId: string } | undefined {
+  const dot = key.indexOf('.');
+  if (dot <= 0) return undefined;
+  return { tenant: key.slice(0, dot), toolsetId: Buffer.from(key.slice(dot + 1), 'base64url').toString('utf8') };
+}
+
+/**
+ * The toolset registry: one JetStream KV entry per tenant and toolset (`<tenant>.<base64url id>`),
+ * whose value is the toolset. Every replica watches the whole bucket and keeps the current values
+ * in memory; toolset objects are immutable values (a change is a new object), which keeps the
+ * assembly and search caches content-addressed.
+ */
+export class ToolsetRegistry {
+  readonly #kv: KV;
+  readonly #tenants = new Map<string, Map<string, { toolset: Toolset; revision: number }>>();
+  #watch: QueuedIterator<KvEntry> | undefined;
+  #lastRevision = 0;
+
+  private constructor(kv: KV) {
+    this.#kv = kv;
+  }
+
+  /** Opens (creating if needed) the bucket. */
+  static async open(nc: NatsConnection, bucket: string): Promise<ToolsetRegistry> {
+    const kv = await nc.jetstream().views.kv(bucket, { history: 1 });
+    return new ToolsetRegistry(kv);
+  }
+
+  /**
+   * Loads the current values and follows changes. Resolves once the initial values are in memory.
+   * `onChange` runs for every change after that (and not for the initial load).
+   */
+  async start(onChange: (change: RegistryChange) => void): Promise<void> {
+    // Everything up to the stream's last sequence now is the initial state; later entries are changes.
+    const initialRevision = (await this.#kv.status()).streamInfo.state.last_seq;
+    const watch = await this.#kv.watch({ key: '>' });
+    this.#watch = watch;
+    let resolveReady: () => void = () => undefined;
+    const ready = new Promise<void>((resolve) => (resolveReady = resolve));
+    if (initialRevision === 0) resolveReady();
+    void (async () => {
+      for await (const entry of watch) {
+        const change = this.#apply(entry);
+        if (entry.revision < initialRevision) continue;
+        if (entry.revision === initialRevision) {
+          resolveReady();
+          continue;
+        }
+        if (change) onChange(change);
+      }
+    })().catch(() => undefined);
+    // A purged last entry is never delivered: do not wait for it forever.
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  }
+
+  #apply(entry: KvEntry): RegistryChange | undefined {
+    const key = decodeKey(entry.key);
+    if (key === undefined) return undefined;
+    this.#lastRevision = Math.max(this.#lastRevision, entry.revision);
+    let toolsets = this.#tenants.get(key.tenant);
+    if (entry.operation !== 'PUT') {
+      toolsets?.delete(key.toolsetId);
+      return { ...key, revision: entry.revision, deleted: true };
+    }
+    const parsed = ToolsetSchema.safeParse(safeDecode(entry.value));
+    if (!parsed.success) return undefined;
+    if (toolsets === undefined) {
+      toolsets = new Map();
+      this.#tenants.set(key.tenant, toolsets);
+    }
+    toolsets.set(key.toolsetId, { toolset: Object.freeze(parsed.data), revision: entry.revision });
+    return { ...key, revision: entry.revision, deleted: false };
+  }
+
+  /** Registers or replaces a toolset; returns the new revision. */
+  async put(tenant: string, toolset: Toolset): Promise<number> {
+    const revision = await this.#kv.put(`${tenant}.${encodeId(toolset.id)}`, codec.encode(toolset));
+    // Apply locally too, so a reply never races the watch on this replica.
+    this.#apply({
+      key: `${tenant}.${encodeId(toolset.id)}`,
+      value: codec.encode(toolset),
+      revision,
+      operation: 'PUT',
+    } as KvEntry);
+    return revision;
+  }
+
+  /** Removes a toolset; false when the tenant did not have it. */
+  async delete(tenant: string, toolsetId: string): Promise<boolean> {
+    const existed = this.#tenants.get(tenant)?.has(toolsetId) ?? false;
+    await this.#kv.delete(`${tenant}.${encodeId(toolsetId)}`);
+    this.#tenants.get(tenant)?.delete(toolsetId);
+    return existed;
+  }
+
+  /** The tenant's current toolsets (never another tenant's). */
+  toolsets(tenant: string): ReadonlyMap<string, { toolset: Toolset; revision: number }> {
+    return this.#tenants.get(tenant) ?? new Map();
+  }
+
+  get lastRevision(): number {
+    return this.#lastRevision;
+  }
+
+  stop(): void {
+    this.#watch?.stop();
+  }
+}
+
+function safeDecode(data: Uint8Array): unknown {
+  try {
+    return codec.decode(data);
+  } catch {
+    return undefined;
+  }
+}

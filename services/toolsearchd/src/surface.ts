@@ -1,0 +1,78 @@
+import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
+import { AssemblyCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
+import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
+import { applyGrant } from './grant';
+import type { ToolsetRegistry } from './registry.adapter';
+import type { SessionDescriptor } from './session-store.adapter';
+
+/** A session's surface for one request: the assembly and the bridge over the same tools. */
+export interface Surface {
+  readonly assembly: Assembly;
+  readonly bridge: BridgeSession;
+  readonly config: ParsedConfig;
+}
+
+/** Small bounded memo: equal inputs (by key) share one value, so caches downstream hit. */
+class Memo<V> {
+  readonly #values = new Map<string, V>();
+  constructor(private readonly capacity: number) {}
+  get(key: string, make: () => V): V {
+    let value = this.#values.get(key);
+    if (value === undefined) {
+      value = make();
+      if (this.#values.size >= this.capacity) this.#values.delete(this.#values.keys().next().value as string);
+      this.#values.set(key, value);
+    }
+    return value;
+  }
+}
+
+/**
+ * Builds session surfaces from the registry and a session's descriptor. Stateless per session:
+ * everything is derived on every call from the tenant's current toolsets, the grant and the
+ * settings, through content-addressed caches shared by all sessions.
+ */
+export class SurfaceBuilder {
+  readonly #assemblies = new AssemblyCache(4096);
+  readonly #configs = new Memo<ParsedConfig>(1024);
+  readonly #cores = new Memo<Toolset>(1024);
+  readonly #env: Readonly<Record<string, string | undefined>>;
+
+  constructor(env: Readonly<Record<string, string | undefined>> = {}) {
+    this.#env = env;
+  }
+
+  config(raw: unknown): ParsedConfig {
+    return this.#configs.get(JSON.stringify(raw ?? null), () =>
+      parseToolSearchConfig(raw, { enableToolSearch: this.#env['ENABLE_TOOL_SEARCH'] }),
+    );
+  }
+
+  build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
+    const config = this.config(descriptor.config);
+    const granted = applyGrant(
+      [...registry.toolsets(descriptor.tenant).values()].map((entry) => entry.toolset),
+      descriptor.grant,
+    );
+    const toolsets =
+      descriptor.coreTools.length > 0
+        ? [
+            this.#cores.get(JSON.stringify(descriptor.coreTools), () =>
+              Object.freeze(
+                ToolsetSchema.parse({ id: 'core', kind: 'core', label: 'core', tools: descriptor.coreTools }),
+              ),
+            ),
+            ...granted,
+          ]
+        : granted;
+    const assembly = this.#assemblies.assemble({
+      toolsets,
+      config: config.config,
+      contextTokens: descriptor.model.contextLength,
+      encoding: descriptor.model.encoding ?? 'o200k_base',
+      format,
+      previouslyActive: descriptor.activated,
+    });
+    return { assembly, bridge: createBridgeSession(assembly.table, config.config), config };
+  }
+}
