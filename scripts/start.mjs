@@ -1,38 +1,69 @@
 #!/usr/bin/env node
-// `npm start`: until the daemon lands, a short tour of the CLI on the example catalog that ships
-// with the project: the same 34 tools assembled for a small, a mid-size and a large context window.
-import { spawnSync } from 'node:child_process';
+// `npm start`: runs toolsearchd on this machine with a demo tenant. Installs dependencies when
+// missing, uses Redis and NATS at the configured addresses when they answer (TOOLSEARCH_REDIS_URL,
+// TOOLSEARCH_NATS_URL), starts local ones otherwise, registers the example catalog for tenant
+// `demo`, and prints how to talk to the daemon. Ctrl-C stops everything it started.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureInstalled } from './ensure-installed.mjs';
+import { ensureServices } from './ensure-services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 ensureInstalled(root);
-const catalog = 'examples/catalogs/workspace.jsonl';
-const steps = [
-  [
-    'A 1M-token model with the example catalog (34 tools on 8 servers):',
-    ['assemble', '--catalog', catalog, '--context', '1m'],
-  ],
-  [
-    'The same tools for an 8K-token model: the listing degrades to fit 400 tokens:',
-    ['assemble', '--catalog', catalog, '--context', '8k'],
-  ],
-  [
-    'The tool array in Anthropic format, as JSON (first lines):',
-    ['assemble', '--catalog', catalog, '--context', '8k', '--format', 'anthropic', '--json'],
-  ],
-];
-for (const [title, args] of steps) {
-  console.log(`\n== ${title}\n$ npx toolsearch ${args.join(' ')}\n`);
-  const result = spawnSync(process.execPath, ['services/toolsearch-cli/bin/toolsearch.mjs', ...args], {
-    cwd: root,
-    encoding: 'utf8',
-  });
-  const out = args.includes('--json') ? result.stdout.split('\n').slice(0, 14).join('\n') + '\n  ...' : result.stdout;
-  process.stdout.write(out);
-  if (result.status !== 0) {
-    process.stderr.write(result.stderr);
-    process.exit(result.status ?? 1);
-  }
+
+let services;
+try {
+  services = await ensureServices();
+} catch (error) {
+  console.error(`toolsearch: ${error.message}`);
+  process.exit(1);
 }
-console.log('\nTry: npx toolsearch assemble --help');
+for (const what of services.started) console.log(`started ${what}`);
+
+const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'demo.yaml');
+writeFileSync(
+  config,
+  [
+    'log:',
+    '  level: info',
+    'tenants:',
+    '  demo:',
+    `    catalogs: [${JSON.stringify(join(root, 'examples/catalogs/workspace.jsonl'))}]`,
+    '',
+  ].join('\n'),
+);
+
+const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd/src/main.ts', '--config', config], {
+  cwd: root,
+  stdio: 'inherit',
+  env: process.env,
+});
+
+const nats = process.env.TOOLSEARCH_NATS_URL ?? 'nats://127.0.0.1:4222';
+setTimeout(() => {
+  console.log(`
+toolsearchd is serving tenant "demo" (34 example tools on 8 servers) over NATS at ${nats}.
+Open a session and search it from TypeScript:
+
+  import { connect } from 'nats';
+  import { ToolsearchClient } from '@toolsearch/client';
+  const client = new ToolsearchClient(await connect({ servers: '${nats}' }), 'demo');
+  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-slack'] }, model: { contextLength: 128000 } });
+  console.log(await client.assemble(session.id));
+  console.log((await client.search(session.id, ['create a github issue'])).result);
+
+or with the nats CLI: nats req toolsearch.v1.demo.sessions.open '{"grant":{"toolsets":["mcp-github"]},"model":{"contextLength":128000}}'
+The contract (subjects and JSON Schema) is in proto/json-schema/toolsearch-v1.json. Ctrl-C stops.
+`);
+}, 2500).unref();
+
+const stop = () => daemon.kill('SIGTERM');
+process.once('SIGINT', stop);
+process.once('SIGTERM', stop);
+daemon.on('exit', (code) => {
+  services.stop();
+  process.exit(code ?? 0);
+});

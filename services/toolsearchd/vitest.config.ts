@@ -4,5 +4,9 @@ export default defineConfig({
   test: {
     name: '@toolsearch/daemon',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Integration tests talk to real NATS and Redis; the setup makes sure both answer first.
+    globalSetup: ['./test/global-setup.ts'],
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
   },
 });

@@ -1,0 +1,13 @@
+# toolsearchd image: the workspace with its dependencies, run through tsx (no build step).
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY libs ./libs
+COPY services ./services
+COPY proto ./proto
+COPY types ./types
+COPY tsconfig.base.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save --no-audit --no-fund tsx@4.23.15
+ENV TOOLSEARCH_NATS_URL=nats://nats:4222 TOOLSEARCH_REDIS_URL=redis://redis:6379
+USER node
+CMD ["node", "--import", "tsx", "services/toolsearchd/src/main.ts"]

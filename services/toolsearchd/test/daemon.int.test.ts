@@ -1,0 +1,225 @@
+import { JSONCodec } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolsearchClient } from '@toolsearch/client';
+import { ENDPOINTS, subject, type TierEvent } from '@toolsearch/proto';
+import type { Daemon } from '../src/daemon';
+import { cleanup, clientFor, collect, startDaemon, tenantId, testConfig } from './harness';
+
+const github = {
+  id: 'mcp-github',
+  kind: 'mcp',
+  label: 'github',
+  tools: [
+    {
+      name: 'create_issue',
+      description: 'Open a new issue in a repository.',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+    },
+    { name: 'list_repos', description: 'List repositories of an account.' },
+  ],
+};
+const slack = {
+  id: 'mcp-slack',
+  kind: 'mcp',
+  label: 'slack',
+  tools: [{ name: 'post_message', description: 'Post a message to a channel.' }],
+};
+const linear = {
+  id: 'mcp-linear',
+  kind: 'mcp',
+  label: 'linear',
+  tools: [{ name: 'create_ticket', description: 'Create a ticket in a team.' }],
+};
+
+describe('toolsearchd over NATS', () => {
+  const config = testConfig({ limits: { maxPayloadBytes: 64 * 1024 } });
+  let daemon: Daemon;
+  const connections: { close(): Promise<void> }[] = [];
+  const client = async (tenant: string): Promise<ToolsearchClient> => {
+    const { nc, client: c } = await clientFor(tenant);
+    connections.push(nc);
+    return c;
+  };
+
+  beforeAll(async () => {
+    daemon = await startDaemon(config);
+  });
+  afterAll(async () => {
+    for (const nc of connections) await nc.close();
+    await daemon.close();
+    await cleanup(config);
+  });
+
+  it('opens a session, assembles, goes live when a toolset arrives, searches, describes, and drops back on delete', async () => {
+    const acme = await client(tenantId('acme'));
+    const { session } = await acme.openSession({
+      grant: { toolsets: ['mcp-github', 'mcp-slack'] },
+      model: { contextLength: 128_000 },
+    });
+    expect(session.id).toMatch(/^s-/);
+    const empty = await acme.assemble(session.id);
+    expect(empty).toMatchObject({ tier: 0, deferred_count: 0 });
+
+    const events = collect<TierEvent>(1);
+    const sub = acme.onTier(session.id, events.push);
+    await acme.putToolset(github);
+    const [event] = await events.done;
+    expect(event).toMatchObject({ session: session.id, tier: 1, listing_form: 'full', deferred_count: 2 });
+
+    // Tier events carry the hash of the OpenAI-format surface, the default of assemble.
+    expect((await acme.assemble(session.id)).hash).toBe(event?.hash);
+    const anthropic = await acme.assemble(session.id, 'anthropic');
+    expect(anthropic.tools.map((tool) => tool['name'])).toEqual(['tool_search', 'tool_describe', 'tool_call']);
+
+    const search = await acme.search(session.id, ['open an issue']);
+    expect((search.result as { results: { matches: string[] }[] }).results[0]?.matches[0]).toBe('github__create_issue');
+    const described = await acme.describe(session.id, ['github__create_issue', 'nope']);
+    expect(described.result).toMatchObject({
+      tools: { github__create_issue: { parameters: { required: ['title'] } } },
+      not_found: ['nope'],
+    });
+
+    const back = collect<TierEvent>(1);
+    sub.unsubscribe();
+    const sub2 = acme.onTier(session.id, back.push);
+    await acme.deleteToolset('mcp-github');
+    expect((await back.done)[0]).toMatchObject({ tier: 0, deferred_count: 0 });
+    sub2.unsubscribe();
+  });
+
+  it('sends no tier event for a change outside the grant', async () => {
+    const acme = await client(tenantId('acme'));
+    const { session } = await acme.openSession({
+      grant: { toolsets: ['mcp-github'] },
+      model: { contextLength: 128_000 },
+    });
+    const seen: TierEvent[] = [];
+    const sub = acme.onTier(session.id, (event) => seen.push(event));
+    await acme.putToolset(linear);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(seen).toEqual([]);
+    sub.unsubscribe();
+  });
+
+  it('refuses a child that asks for more than its parent, and keeps a narrower child inside its grant', async () => {
+    const acme = await client(tenantId('acme'));
+    await acme.putToolset(github);
+    await acme.putToolset(slack);
+    const { session: parent } = await acme.openSession({
+      grant: { toolsets: ['mcp-github', 'mcp-slack'] },
+      model: { contextLength: 128_000 },
+    });
+    await expect(
+      acme.openSession({
+        role: 'subagent',
+        parent: parent.id,
+        grant: { toolsets: ['mcp-github', 'mcp-linear'] },
+        model: { contextLength: 8000 },
+      }),
+    ).rejects.toMatchObject({ code: 'GRANT_EXCEEDS_PARENT' });
+    const { session: child } = await acme.openSession({
+      role: 'subagent',
+      parent: parent.id,
+      grant: { toolsets: ['mcp-slack'] },
+      model: { contextLength: 8000 },
+    });
+    const search = (await acme.search(child.id, ['github issue', 'post message'])).result as {
+      total_available: number;
+      tools: Record<string, unknown>;
+    };
+    expect(search.total_available).toBe(1);
+    expect(Object.keys(search.tools)).toEqual(['slack__post_message']);
+    const described = (await acme.describe(child.id, ['github__create_issue'])).result;
+    expect(described).toMatchObject({ not_found: ['github__create_issue'] });
+    const closed = await acme.closeSession(parent.id);
+    expect(new Set(closed.closed)).toEqual(new Set([parent.id, child.id]));
+    await expect(acme.assemble(child.id)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+  });
+
+  it('keeps tenants apart on every subject', async () => {
+    const a = await client(tenantId('a'));
+    const b = await client(tenantId('b'));
+    await a.putToolset(github);
+    const { session } = await a.openSession({ grant: { toolsets: ['mcp-github'] }, model: { contextLength: 128_000 } });
+    for (const call of [
+      () => b.assemble(session.id),
+      () => b.search(session.id, ['issue']),
+      () => b.describe(session.id, ['github__create_issue']),
+      () => b.closeSession(session.id),
+    ]) {
+      await expect(call()).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    }
+    const { session: own } = await b.openSession({
+      grant: { toolsets: ['mcp-github'] },
+      model: { contextLength: 128_000 },
+    });
+    expect(await b.assemble(own.id)).toMatchObject({ tier: 0, deferred_count: 0 });
+    expect(((await b.search(own.id, ['issue'])).result as { total_available: number }).total_available).toBe(0);
+    expect(await a.assemble(session.id)).toMatchObject({ deferred_count: 2 });
+  });
+
+  it('answers bad requests with stable codes and keeps serving', async () => {
+    const tenant = tenantId('bad');
+    const { nc } = await clientFor(tenant);
+    connections.push(nc);
+    const codec = JSONCodec<{ ok: boolean; error?: { code: string } }>();
+    const ask = async (subjectName: string, data: Uint8Array) =>
+      codec.decode((await nc.request(subjectName, data, { timeout: 3000 })).data);
+    const open = subject(ENDPOINTS.sessionsOpen.template, { tenant });
+    expect(await ask(open, new TextEncoder().encode('{not json'))).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST' },
+    });
+    expect(
+      await ask(open, JSONCodec().encode({ grant: { toolsets: 'x' }, model: { contextLength: 1 } })),
+    ).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    expect(await ask('toolsearch.v1.Not_A_Tenant.sessions.open', JSONCodec().encode({}))).toMatchObject({
+      ok: false,
+      error: { code: 'BAD_REQUEST' },
+    });
+    expect(await ask(open, new Uint8Array(config.limits.maxPayloadBytes + 1).fill(32))).toMatchObject({
+      ok: false,
+      error: { code: 'PAYLOAD_TOO_LARGE' },
+    });
+    expect(await ask(subject(ENDPOINTS.approvalsList.template, { tenant }), JSONCodec().encode({}))).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_IMPLEMENTED' },
+    });
+    const c = await client(tenant);
+    const { session } = await c.openSession({ grant: { toolsets: [] }, model: { contextLength: 0 } });
+    await expect(c.search(session.id, [])).rejects.toMatchObject({ code: 'BAD_ARGUMENTS' });
+    expect(await c.assemble(session.id)).toMatchObject({ ok: true });
+  });
+});
+
+describe('two replicas', () => {
+  it('serve one session with identical results, and one keeps serving when the other stops', async () => {
+    const config = testConfig();
+    const first = await startDaemon(config);
+    const second = await startDaemon(config);
+    const tenant = tenantId('rep');
+    const { nc, client } = await clientFor(tenant);
+    try {
+      await client.putToolset(github);
+      const { session } = await client.openSession({
+        grant: { toolsets: ['mcp-github'] },
+        model: { contextLength: 128_000 },
+      });
+      const hashes = new Set<string>();
+      for (let i = 0; i < 12; i += 1) hashes.add((await client.assemble(session.id)).hash);
+      expect(hashes.size).toBe(1);
+      await first.close();
+      const after = await client.assemble(session.id);
+      expect(hashes.has(after.hash)).toBe(true);
+      expect(
+        ((await client.search(session.id, ['issue'])).result as { results: { matches: string[] }[] }).results[0]
+          ?.matches,
+      ).toContain('github__create_issue');
+    } finally {
+      await nc.close();
+      await first.close();
+      await second.close();
+      await cleanup(config);
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { connect, type NatsConnection } from 'nats';
+import { pino } from 'pino';
+import { ToolsearchClient } from '@toolsearch/client';
+import { parseDaemonConfig, type DaemonConfig } from '../src/config';
+import { Daemon } from '../src/daemon';
+
+export const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+export const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** A namespace of its own for one test (bucket, Redis prefix, queue group, tenants), so files run in parallel. */
+export function testConfig(overrides: Record<string, unknown> = {}): DaemonConfig {
+  const id = randomUUID().replace(/-/g, '').slice(0, 12);
+  return parseDaemonConfig({
+    ...overrides,
+    nats: { url: NATS_URL },
+    redis: { url: REDIS_URL },
+    namespace: { bucket: `t-${id}`, redisPrefix: `t-${id}:`, queue: `q-${id}` },
+    log: { level: 'silent' },
+  });
+}
+
+/** A unique tenant id for one test. */
+export function tenantId(name = 't'): string {
+  return `${name}-${randomUUID().slice(0, 8)}`;
+}
+
+/** Starts a daemon on the test's namespace; `close()` stops it (idempotent). */
+export async function startDaemon(config: DaemonConfig): Promise<Daemon> {
+  const daemon = new Daemon(config, { logger: pino({ level: 'silent' }) });
+  await daemon.start();
+  return daemon;
+}
+
+/** A NATS connection and a client for a tenant. Close the connection when done. */
+export async function clientFor(tenant: string): Promise<{ nc: NatsConnection; client: ToolsearchClient }> {
+  const nc = await connect({ servers: NATS_URL });
+  return { nc, client: new ToolsearchClient(nc, tenant) };
+}
+
+/** Resolves with the first `count` values pushed through `push`, or rejects after `ms`. */
+export function collect<T>(count: number, ms = 5000): { push: (value: T) => void; done: Promise<T[]> } {
+  const values: T[] = [];
+  let resolve: (values: T[]) => void = () => undefined;
+  let reject: (error: Error) => void = () => undefined;
+  const done = new Promise<T[]>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  const timer = setTimeout(() => reject(new Error(`expected ${count} event(s), got ${values.length}`)), ms);
+  return {
+    push: (value) => {
+      values.push(value);
+      if (values.length === count) {
+        clearTimeout(timer);
+        resolve(values);
+      }
+    },
+    done,
+  };
+}
+
+/** Removes what a test namespace left behind: its KV bucket and its Redis keys. */
+export async function cleanup(config: DaemonConfig): Promise<void> {
+  const nc = await connect({ servers: config.nats.url });
+  try {
+    const kv = await nc.jetstream().views.kv(config.namespace.bucket);
+    await kv.destroy();
+  } catch {
+    // Nothing to remove.
+  } finally {
+    await nc.close();
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(config.redis.url, { lazyConnect: true });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.namespace.redisPrefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) await redis.del(...keys);
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
