@@ -81,6 +81,8 @@ export class Daemon {
   #store: SessionStore | undefined;
   #service: Service | undefined;
   readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
+  /** Sessions held in memory on this replica, least recently used first (`tenant\u0000id`). */
+  readonly #recent = new Map<string, true>();
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -207,8 +209,30 @@ export class Daemon {
     const descriptor = await this.#required.store.load(tenant, session);
     if (descriptor === undefined)
       throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
-    this.#tenant(tenant).send({ type: 'session.track', descriptor });
+    this.#track(descriptor);
     return descriptor;
+  }
+
+  /**
+   * Keeps a session's actor in memory, dropping the least recently used beyond the limit: actors
+   * are a cache over Redis, and a dropped session comes back on its next request.
+   */
+  #track(descriptor: SessionDescriptor): void {
+    const key = `${descriptor.tenant}\u0000${descriptor.id}`;
+    this.#recent.delete(key);
+    this.#recent.set(key, true);
+    this.#tenant(descriptor.tenant).send({ type: 'session.track', descriptor });
+    while (this.#recent.size > this.#config.limits.maxSessionsInMemory) {
+      const oldest = this.#recent.keys().next().value as string;
+      this.#recent.delete(oldest);
+      const [tenant = '', id = ''] = oldest.split('\u0000');
+      this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
+    }
+  }
+
+  /** Sessions whose actors are in memory on this replica. */
+  get sessionsInMemory(): number {
+    return this.#recent.size;
   }
 
   #tenant(tenant: string): ActorRefFrom<typeof tenantMachine> {
@@ -271,7 +295,7 @@ export class Daemon {
     await store.save(descriptor);
     const surface = this.#surfaces.build(descriptor, this.#required.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
-    this.#tenant(tenant).send({ type: 'session.track', descriptor });
+    this.#track(descriptor);
     return {
       ok: true,
       session: {
@@ -332,7 +356,10 @@ export class Daemon {
   async #close(tenant: string, session: string | undefined) {
     const descriptor = await this.#descriptor(tenant, session);
     const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) this.#tenant(tenant).send({ type: 'session.untrack', id });
+    for (const id of closed) {
+      this.#recent.delete(`${tenant}\u0000${id}`);
+      this.#tenant(tenant).send({ type: 'session.untrack', id });
+    }
     return { ok: true, closed };
   }
 
@@ -362,14 +389,18 @@ export class Daemon {
   #onRegistryChange(change: RegistryChange): void {
     void (async () => {
       const { store } = this.#required;
+      // Sessions not in memory (never seen here, or dropped) are loaded so every one is told.
       const actor = this.#tenant(change.tenant);
       const tracked = new Set(Object.keys(actor.getSnapshot().context.sessions));
+      const untracked: SessionDescriptor[] = [];
       for (const id of await store.list(change.tenant)) {
         if (tracked.has(id)) continue;
         const descriptor = await store.load(change.tenant, id);
-        if (descriptor !== undefined) actor.send({ type: 'session.track', descriptor });
+        if (descriptor !== undefined && descriptor.grant.toolsets.includes(change.toolsetId))
+          untracked.push(descriptor);
       }
       actor.send({ type: 'toolsets.changed', toolsetId: change.toolsetId });
+      for (const descriptor of untracked) await this.#reassemble(descriptor);
     })().catch((error: Error) =>
       this.#log.warn({ err: error.message, tenant: change.tenant }, 'could not fan out a toolset change'),
     );
@@ -409,6 +440,7 @@ export class Daemon {
       this.#registry?.stop();
       for (const actor of this.#tenants.values()) actor.stop();
       this.#tenants.clear();
+      this.#recent.clear();
       await this.#nc?.drain().catch(() => undefined);
       this.#redis?.disconnect();
       this.#log.info('toolsearchd stopped');

@@ -192,6 +192,36 @@ describe('toolsearchd over NATS', () => {
   });
 });
 
+describe('sessions beyond the in-memory limit', () => {
+  it('are dropped from memory, still get tier events, and come back on their next request', async () => {
+    const config = testConfig({ limits: { maxSessionsInMemory: 2 } });
+    const daemon = await startDaemon(config);
+    const tenant = tenantId('lru');
+    const { nc, client } = await clientFor(tenant);
+    try {
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) {
+        ids.push(
+          (await client.openSession({ grant: { toolsets: ['mcp-github'] }, model: { contextLength: 128_000 } })).session
+            .id,
+        );
+      }
+      expect(daemon.sessionsInMemory).toBe(2);
+      const events = collect<TierEvent>(5);
+      const subs = ids.map((id) => client.onTier(id, events.push));
+      await client.putToolset(github);
+      expect(new Set((await events.done).map((event) => event.session))).toEqual(new Set(ids));
+      for (const sub of subs) sub.unsubscribe();
+      expect(await client.assemble(ids[0] ?? '')).toMatchObject({ deferred_count: 2 });
+      expect(daemon.sessionsInMemory).toBe(2);
+    } finally {
+      await nc.close();
+      await daemon.close();
+      await cleanup(config);
+    }
+  });
+});
+
 describe('two replicas', () => {
   it('serve one session with identical results, and one keeps serving when the other stops', async () => {
     const config = testConfig();
