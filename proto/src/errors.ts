@@ -16,6 +16,10 @@ export const WIRE_ERROR_CODES = {
   GRANT_EXCEEDS_PARENT: 'GRANT_EXCEEDS_PARENT',
   /** The request names a toolset the tenant does not have. */
   TOOLSET_NOT_FOUND: 'TOOLSET_NOT_FOUND',
+  /** The tenant may not do this (for example start a command that is not on the daemon's allow list). */
+  FORBIDDEN: 'FORBIDDEN',
+  /** An MCP server could not be reached or did not answer its tool list. */
+  MCP_UNREACHABLE: 'MCP_UNREACHABLE',
   /** A store the request needs (Redis, JetStream) is not answering; retry later. */
   UNAVAILABLE: 'UNAVAILABLE',
   /** The subject is part of the contract but this daemon version does not serve it yet. */

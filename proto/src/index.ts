@@ -26,6 +26,12 @@ export {
   TierEventSchema,
   PendingRequestSchema,
   PendingReplySchema,
+  McpTransportSchema,
+  McpServerNameSchema,
+  McpAttachRequestSchema,
+  McpAttachReplySchema,
+  McpDetachRequestSchema,
+  McpDetachReplySchema,
 } from './schemas';
 export type {
   SessionRole,

@@ -112,3 +112,40 @@ export type TierEvent = z.infer<typeof TierEventSchema>;
 /** A request whose schema is not settled yet: any object (the daemon answers NOT_IMPLEMENTED). */
 export const PendingRequestSchema = z.object({}).loose();
 export const PendingReplySchema = z.object({ ok: z.literal(true) }).loose();
+
+/** How the daemon reaches an MCP server. Secrets in `env` and `headers` never appear in logs or replies. */
+export const McpTransportSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('stdio'),
+    command: z.string().min(1).max(4096),
+    args: z.array(z.string().max(4096)).max(256).default([]),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().max(4096).optional(),
+  }),
+  z.object({
+    type: z.literal('http'),
+    url: z.url(),
+    headers: z.record(z.string(), z.string()).optional(),
+  }),
+]);
+
+export const McpServerNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'server names are 1–64 of A-Z a-z 0-9 _ . -');
+
+export const McpAttachRequestSchema = z.object({
+  name: McpServerNameSchema,
+  transport: McpTransportSchema,
+  supports_parallel_tool_calls: z.boolean().default(false),
+  /** Risk for this server's tools that declare none (overrides what the annotations suggest). */
+  risk: z.enum(['low', 'medium', 'high']).optional(),
+});
+export type McpAttachRequest = z.input<typeof McpAttachRequestSchema>;
+export const McpAttachReplySchema = z.object({
+  ok: z.literal(true),
+  toolset: z.string(),
+  tools: z.number().int(),
+  revision: z.number().int(),
+});
+export const McpDetachRequestSchema = z.object({ name: McpServerNameSchema });
+export const McpDetachReplySchema = z.object({ ok: z.literal(true), toolset: z.string(), detached: z.boolean() });

@@ -48,6 +48,16 @@ export const DaemonConfigSchema = z
       })
       .strict()
       .default({ maxPayloadBytes: 1024 * 1024, maxSessionsInMemory: 100_000 }),
+    mcp: z
+      .object({
+        /**
+         * Commands a tenant may start as a stdio MCP server through `mcp.attach` (exact match on the
+         * command). Empty: stdio servers can only be attached by the operator, never over the wire.
+         */
+        allowedCommands: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ allowedCommands: [] }),
     log: z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()

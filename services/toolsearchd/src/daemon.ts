@@ -18,6 +18,8 @@ import {
   subject,
   subjectPattern,
   TenantIdSchema,
+  McpAttachRequestSchema,
+  McpDetachRequestSchema,
   ToolsetDeleteRequestSchema,
   ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
@@ -29,6 +31,7 @@ import { exceedsParent, narrowGrant } from './grant';
 import { ToolsetRegistry, type RegistryChange } from './registry.adapter';
 import { sessionMachine, tenantMachine } from './session.machine';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
+import { McpPool, McpUnreachableError } from './mcp-pool.adapter';
 import { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
@@ -80,6 +83,7 @@ export class Daemon {
   #registry: ToolsetRegistry | undefined;
   #store: SessionStore | undefined;
   #service: Service | undefined;
+  #mcp: McpPool | undefined;
   readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
   /** Sessions held in memory on this replica, least recently used first (`tenant\u0000id`). */
   readonly #recent = new Map<string, true>();
@@ -112,6 +116,18 @@ export class Daemon {
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
     await this.#registry.start((change) => this.#onRegistryChange(change));
+    const registry = this.#registry;
+    this.#mcp = new McpPool(
+      {
+        put: async (tenant, toolset) =>
+          this.#publishToolsetChanged(tenant, toolset.id, await registry.put(tenant, toolset), false),
+        delete: async (tenant, id) => {
+          await registry.delete(tenant, id);
+          this.#publishToolsetChanged(tenant, id, registry.lastRevision, true);
+        },
+      },
+      this.#log,
+    );
     this.#service = await this.#nc.services.add({
       name: 'toolsearch',
       version: '0.1.0',
@@ -126,6 +142,8 @@ export class Daemon {
       [ENDPOINTS.sessionsClose, (p) => this.#close(p.tenant, p.session)],
       [ENDPOINTS.toolsetsPut, (p, body) => this.#putToolset(p.tenant, body)],
       [ENDPOINTS.toolsetsDelete, (p, body) => this.#deleteToolset(p.tenant, body)],
+      [ENDPOINTS.mcpAttach, (p, body) => this.#attach(p.tenant, body)],
+      [ENDPOINTS.mcpDetach, (p, body) => this.#detach(p.tenant, body)],
     ];
     const served = new Set(handlers.map(([endpoint]) => endpoint.name));
     for (const endpoint of Object.values(ENDPOINTS)) {
@@ -177,6 +195,8 @@ export class Daemon {
       reply = await handler(params as SubjectParams & { tenant: string }, body);
     } catch (error) {
       if (error instanceof RequestError) reply = errorReply(error.code, error.message);
+      else if (error instanceof McpUnreachableError)
+        reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
       else if (this.#isStoreDown(error))
         reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
       else {
@@ -378,6 +398,28 @@ export class Daemon {
     return { ok: true, id, deleted };
   }
 
+  async #attach(tenant: string, body: unknown) {
+    const request = parse(McpAttachRequestSchema, body);
+    if (request.transport.type === 'stdio' && !this.#config.mcp.allowedCommands.includes(request.transport.command)) {
+      throw new RequestError(
+        WIRE_ERROR_CODES.FORBIDDEN,
+        `stdio MCP servers can only run commands the operator allowed (mcp.allowedCommands); '${request.transport.command}' is not one of them.`,
+      );
+    }
+    const pool = this.#mcp;
+    if (pool === undefined) throw new Error('the daemon is not started');
+    const { toolset, tools } = await pool.attach(tenant, request);
+    const revision =
+      this.#required.registry.toolsets(tenant).get(toolset)?.revision ?? this.#required.registry.lastRevision;
+    return { ok: true, toolset, tools, revision };
+  }
+
+  async #detach(tenant: string, body: unknown) {
+    const { name } = parse(McpDetachRequestSchema, body);
+    const detached = (await this.#mcp?.detach(tenant, name)) ?? false;
+    return { ok: true, toolset: `mcp-${name}`, detached };
+  }
+
   #publishToolsetChanged(tenant: string, toolset: string, revision: number, deleted: boolean): void {
     this.#required.nc.publish(
       subject(EVENTS.toolsetChanged.template, { tenant }),
@@ -437,6 +479,7 @@ export class Daemon {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#service?.stop().catch(() => undefined);
+      await this.#mcp?.close();
       this.#registry?.stop();
       for (const actor of this.#tenants.values()) actor.stop();
       this.#tenants.clear();
