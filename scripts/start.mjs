@@ -24,16 +24,28 @@ try {
 for (const what of services.started) console.log(`started ${what}`);
 
 const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'demo.yaml');
+// The demo tenant: the example catalog plus three real MCP servers from npm (stdio).
+const sandbox = mkdtempSync(join(tmpdir(), 'toolsearch-files-'));
+const server = (name, pkg, extra = []) => ({
+  name,
+  transport: { type: 'stdio', command: process.execPath, args: [join(root, 'node_modules', pkg), ...extra] },
+  supports_parallel_tool_calls: true,
+});
 writeFileSync(
   config,
-  [
-    'log:',
-    '  level: info',
-    'tenants:',
-    '  demo:',
-    `    catalogs: [${JSON.stringify(join(root, 'examples/catalogs/workspace.jsonl'))}]`,
-    '',
-  ].join('\n'),
+  JSON.stringify({
+    log: { level: 'info' },
+    tenants: {
+      demo: {
+        catalogs: [join(root, 'examples/catalogs/workspace.jsonl')],
+        mcp: [
+          server('everything', '@modelcontextprotocol/server-everything/dist/index.js', ['stdio']),
+          server('filesystem', '@modelcontextprotocol/server-filesystem/dist/index.js', [sandbox]),
+          server('memory', '@modelcontextprotocol/server-memory/dist/index.js'),
+        ],
+      },
+    },
+  }),
 );
 
 const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd/src/main.ts', '--config', config], {
@@ -45,13 +57,14 @@ const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd
 const nats = process.env.TOOLSEARCH_NATS_URL ?? 'nats://127.0.0.1:4222';
 setTimeout(() => {
   console.log(`
-toolsearchd is serving tenant "demo" (34 example tools on 8 servers) over NATS at ${nats}.
+toolsearchd is serving tenant "demo" over NATS at ${nats}: 34 example tools on 8 servers plus the
+MCP servers everything, filesystem (on ${sandbox}) and memory from npm.
 Open a session and search it from TypeScript:
 
   import { connect } from 'nats';
   import { ToolsearchClient } from '@toolsearch/client';
   const client = new ToolsearchClient(await connect({ servers: '${nats}' }), 'demo');
-  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-slack'] }, model: { contextLength: 128000 } });
+  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-slack', 'mcp-everything', 'mcp-filesystem', 'mcp-memory'] }, model: { contextLength: 128000 } });
   console.log(await client.assemble(session.id));
   console.log((await client.search(session.id, ['create a github issue'])).result);
 

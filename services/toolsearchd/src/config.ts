@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { McpAttachRequestSchema } from '@toolsearch/proto';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
@@ -66,7 +67,13 @@ export const DaemonConfigSchema = z
     tenants: z
       .record(
         z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/),
-        z.object({ catalogs: z.array(z.string().min(1)).default([]) }).strict(),
+        z
+          .object({
+            catalogs: z.array(z.string().min(1)).default([]),
+            /** MCP servers the operator attaches at start (not limited by mcp.allowedCommands). */
+            mcp: z.array(McpAttachRequestSchema).default([]),
+          })
+          .strict(),
       )
       .default({}),
   })

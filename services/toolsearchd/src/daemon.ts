@@ -31,7 +31,7 @@ import { exceedsParent, narrowGrant } from './grant';
 import { ToolsetRegistry, type RegistryChange } from './registry.adapter';
 import { sessionMachine, tenantMachine } from './session.machine';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
-import { McpPool, McpUnreachableError } from './mcp-pool.adapter';
+import { McpPool, McpUnreachableError, type McpServerConfig } from './mcp-pool.adapter';
 import { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
@@ -465,6 +465,12 @@ export class Daemon {
         hash: result.hash,
       }),
     );
+  }
+
+  /** Attaches an MCP server for a tenant on the operator's behalf (config-declared servers). */
+  async attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
+    if (this.#mcp === undefined) throw new Error('the daemon is not started');
+    return this.#mcp.attach(tenant, server);
   }
 
   /** Registers toolsets for a tenant directly (config-declared catalogs at start). */

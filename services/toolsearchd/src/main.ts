@@ -26,7 +26,7 @@ async function main(): Promise<number> {
   });
   const daemon = new Daemon(config, { logger, env: process.env });
   await daemon.start();
-  for (const [tenant, { catalogs }] of Object.entries(config.tenants)) {
+  for (const [tenant, { catalogs, mcp }] of Object.entries(config.tenants)) {
     const parsed = parseCatalogFiles(catalogs.map((path) => ({ source: path, text: readFileSync(path, 'utf8') })));
     if (!parsed.ok)
       throw new ConfigError(
@@ -34,6 +34,17 @@ async function main(): Promise<number> {
       );
     await daemon.registerToolsets(tenant, parsed.toolsets);
     logger.info({ tenant, toolsets: parsed.toolsets.length, tools: parsed.toolCount }, 'catalogs registered');
+    for (const server of mcp) {
+      try {
+        const { tools } = await daemon.attachMcp(tenant, server);
+        logger.info({ tenant, server: server.name, tools }, 'MCP server attached');
+      } catch (error) {
+        logger.error(
+          { tenant, server: server.name, err: (error as Error).message },
+          'MCP server could not be attached',
+        );
+      }
+    }
   }
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
