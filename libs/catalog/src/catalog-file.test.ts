@@ -24,6 +24,21 @@ describe('parseCatalogFiles', () => {
     expect(result.toolsets[0]?.tools[1]?.inputSchema).toEqual({ type: 'object', properties: {} });
   });
 
+  it('gives every server a valid toolset id, and distinct names distinct ids', () => {
+    const result = parseCatalogFiles([
+      {
+        source: 'a.jsonl',
+        text: '{"server":"MCP Server Chart","name":"a"}\n{"server":"MCP_Server_Chart","name":"b"}\n',
+      },
+    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const ids = result.toolsets.map((t) => t.id);
+    expect(ids[0]).toMatch(/^mcp-MCP_Server_Chart-[0-9a-f]{8}$/);
+    expect(ids[1]).toBe('mcp-MCP_Server_Chart');
+    expect(result.toolsets.map((t) => t.label)).toEqual(['MCP Server Chart', 'MCP_Server_Chart']);
+  });
+
   it('names the file and line of malformed JSON', () => {
     const result = parseCatalogFiles([{ source: 'bad.jsonl', text: '{"server":"a","name":"b"}\n{oops\n' }]);
     expect(result).toMatchObject({ ok: false, error: { source: 'bad.jsonl', line: 2 } });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { JsonObjectSchema, type Toolset } from './tool';
+import { createHash } from 'node:crypto';
+import { slugify } from './names';
+import { JsonObjectSchema, ToolsetIdSchema, type Toolset } from './tool';
 
 /**
  * One line of a catalog file (the `shared/data` JSON Lines format): a tool and the server it belongs
@@ -30,6 +32,17 @@ export type CatalogParseResult =
 
 function boolOrUndefined(value: unknown): boolean | undefined {
   return typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * The toolset id of a catalog server: `mcp-<server>` when that is a valid id, otherwise a slug of
+ * the name plus a short hash of it (so distinct names never merge).
+ */
+export function catalogToolsetId(server: string): string {
+  const plain = `mcp-${server}`;
+  if (plain.length <= 200 && ToolsetIdSchema.safeParse(plain).success) return plain;
+  const hash = createHash('sha256').update(server).digest('hex').slice(0, 8);
+  return `mcp-${(slugify(server) || 'server').slice(0, 180)}-${hash}`;
 }
 
 /**
@@ -64,11 +77,11 @@ export function parseCatalogFiles(files: readonly { source: string; text: string
         };
       }
       const record = parsed.data;
-      const id = `mcp-${record.server}`;
+      const id = catalogToolsetId(record.server);
       let toolset = byServer.get(id);
       if (toolset === undefined) {
         toolset = {
-          id: id.length <= 200 ? id : id.slice(0, 200),
+          id,
           kind: 'mcp',
           label: record.server,
           ...(record.server_description ? { description: record.server_description.slice(0, 20_000) } : {}),

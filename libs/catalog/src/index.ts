@@ -42,5 +42,5 @@ export {
 export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions } from './config';
 export { canonicalToolsetOrder, isDeferrable, buildSessionTools } from './session-tools';
 export type { SessionTool, SessionToolTable, UnavailableSource } from './session-tools';
-export { CatalogRecordSchema, parseCatalogFiles } from './catalog-file';
+export { CatalogRecordSchema, parseCatalogFiles, catalogToolsetId } from './catalog-file';
 export type { CatalogRecord, CatalogLineError, CatalogParseResult } from './catalog-file';

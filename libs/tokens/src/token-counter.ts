@@ -1,4 +1,5 @@
-import { get_encoding, type Tiktoken } from 'tiktoken';
+import { createRequire } from 'node:module';
+import type { Tiktoken, get_encoding as GetEncoding } from 'tiktoken';
 import { bpeTokenCount, loadRanks, pairRankTable } from './bpe-ranks';
 
 /** The encodings a session may name. o200k_base is the default (GPT-4o and later). */
@@ -101,12 +102,17 @@ export class TokenCounter {
     return bpeTokenCount(bytes, this.#ranks, this.#pairs);
   }
 
-  // Loaded on first need (about 0.3 s) and kept for the life of the process; never freed.
+  // Loaded on first need (about 0.3 s and 20 MB) and kept for the life of the process; never freed.
   #wasm(): Tiktoken {
-    this.#encoder ??= get_encoding(this.encoding);
+    if (this.#encoder === undefined) {
+      const { get_encoding } = requireModule('tiktoken') as { get_encoding: typeof GetEncoding };
+      this.#encoder = get_encoding(this.encoding);
+    }
     return this.#encoder;
   }
 }
+
+const requireModule = createRequire(import.meta.url);
 
 const counters = new Map<EncodingName, TokenCounter>();
 

@@ -36,6 +36,9 @@ import { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
 
+/** Replica-to-replica: these sessions changed or closed; drop cached copies. */
+const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
+
 /** A request the caller got wrong, or a state it asked about that does not exist. */
 class RequestError extends Error {
   constructor(
@@ -86,7 +89,7 @@ export class Daemon {
   #mcp: McpPool | undefined;
   readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
   /** Sessions held in memory on this replica, least recently used first (`tenant\u0000id`). */
-  readonly #recent = new Map<string, true>();
+  readonly #recent = new Map<string, SessionDescriptor>();
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -128,6 +131,17 @@ export class Daemon {
       },
       this.#log,
     );
+    this.#nc.subscribe(subjectPattern(INVALIDATE_TEMPLATE), {
+      callback: (error, message) => {
+        if (error) return;
+        try {
+          const { tenant, sessions } = codec.decode(message.data) as { tenant: string; sessions: string[] };
+          for (const id of sessions) this.#forget(tenant, id);
+        } catch {
+          // Not ours to answer.
+        }
+      },
+    });
     this.#service = await this.#nc.services.add({
       name: 'toolsearch',
       version: '0.1.0',
@@ -226,6 +240,12 @@ export class Daemon {
     if (session === undefined || !SessionIdSchema.safeParse(session).success) {
       throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
     }
+    const cached = this.#recent.get(`${tenant}\u0000${session}`);
+    if (cached !== undefined) {
+      this.#recent.delete(`${tenant}\u0000${session}`);
+      this.#recent.set(`${tenant}\u0000${session}`, cached);
+      return cached;
+    }
     const descriptor = await this.#required.store.load(tenant, session);
     if (descriptor === undefined)
       throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
@@ -240,7 +260,7 @@ export class Daemon {
   #track(descriptor: SessionDescriptor): void {
     const key = `${descriptor.tenant}\u0000${descriptor.id}`;
     this.#recent.delete(key);
-    this.#recent.set(key, true);
+    this.#recent.set(key, descriptor);
     this.#tenant(descriptor.tenant).send({ type: 'session.track', descriptor });
     while (this.#recent.size > this.#config.limits.maxSessionsInMemory) {
       const oldest = this.#recent.keys().next().value as string;
@@ -248,6 +268,18 @@ export class Daemon {
       const [tenant = '', id = ''] = oldest.split('\u0000');
       this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
     }
+  }
+
+  /** Drops a session from this replica's memory (it reloads from Redis on its next request). */
+  #forget(tenant: string, id: string): void {
+    if (!this.#recent.delete(`${tenant}\u0000${id}`)) return;
+    this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
+  }
+
+  /** Tells every replica that these sessions changed or closed, so none serves a stale copy. */
+  #invalidate(tenant: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.#required.nc.publish(subject(INVALIDATE_TEMPLATE, { tenant }), codec.encode({ tenant, sessions: ids }));
   }
 
   /** Sessions whose actors are in memory on this replica. */
@@ -376,10 +408,8 @@ export class Daemon {
   async #close(tenant: string, session: string | undefined) {
     const descriptor = await this.#descriptor(tenant, session);
     const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) {
-      this.#recent.delete(`${tenant}\u0000${id}`);
-      this.#tenant(tenant).send({ type: 'session.untrack', id });
-    }
+    for (const id of closed) this.#forget(tenant, id);
+    this.#invalidate(tenant, closed);
     return { ok: true, closed };
   }
 

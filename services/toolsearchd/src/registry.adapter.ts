@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { JSONCodec, type KV, type KvEntry, type NatsConnection, type QueuedIterator } from 'nats';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 
@@ -30,6 +31,13 @@ function decodeKey(key: string): { tenant: string; toolsetId: string } | undefin
 export class ToolsetRegistry {
   readonly #kv: KV;
   readonly #tenants = new Map<string, Map<string, { toolset: Toolset; revision: number }>>();
+  /**
+   * Toolsets by the hash of their stored bytes: tenants that attach the same server share one
+   * parsed, frozen object (and with it every cache built on it) instead of holding a copy each.
+   */
+  readonly #interned = new Map<string, WeakRef<Toolset>>();
+  /** Per tenant: bumped on every change, so derived values know when they are stale. */
+  readonly #generations = new Map<string, number>();
   #watch: QueuedIterator<KvEntry> | undefined;
   #lastRevision = 0;
 
@@ -74,19 +82,34 @@ export class ToolsetRegistry {
     const key = decodeKey(entry.key);
     if (key === undefined) return undefined;
     this.#lastRevision = Math.max(this.#lastRevision, entry.revision);
+    this.#generations.set(key.tenant, (this.#generations.get(key.tenant) ?? 0) + 1);
     let toolsets = this.#tenants.get(key.tenant);
     if (entry.operation !== 'PUT') {
       toolsets?.delete(key.toolsetId);
       return { ...key, revision: entry.revision, deleted: true };
     }
-    const parsed = ToolsetSchema.safeParse(safeDecode(entry.value));
-    if (!parsed.success) return undefined;
+    const toolset = this.#intern(entry.value);
+    if (toolset === undefined) return undefined;
     if (toolsets === undefined) {
       toolsets = new Map();
       this.#tenants.set(key.tenant, toolsets);
     }
-    toolsets.set(key.toolsetId, { toolset: Object.freeze(parsed.data), revision: entry.revision });
+    toolsets.set(key.toolsetId, { toolset, revision: entry.revision });
     return { ...key, revision: entry.revision, deleted: false };
+  }
+
+  #intern(bytes: Uint8Array): Toolset | undefined {
+    const digest = createHash('sha256').update(bytes).digest('base64');
+    const shared = this.#interned.get(digest)?.deref();
+    if (shared !== undefined) return shared;
+    const parsed = ToolsetSchema.safeParse(safeDecode(bytes));
+    if (!parsed.success) return undefined;
+    const toolset = Object.freeze(parsed.data);
+    this.#interned.set(digest, new WeakRef(toolset));
+    if (this.#interned.size > 100_000) {
+      for (const [key, ref] of this.#interned) if (ref.deref() === undefined) this.#interned.delete(key);
+    }
+    return toolset;
   }
 
   /** Registers or replaces a toolset; returns the new revision. */
@@ -107,12 +130,18 @@ export class ToolsetRegistry {
     const existed = this.#tenants.get(tenant)?.has(toolsetId) ?? false;
     await this.#kv.delete(`${tenant}.${encodeId(toolsetId)}`);
     this.#tenants.get(tenant)?.delete(toolsetId);
+    this.#generations.set(tenant, (this.#generations.get(tenant) ?? 0) + 1);
     return existed;
   }
 
   /** The tenant's current toolsets (never another tenant's). */
   toolsets(tenant: string): ReadonlyMap<string, { toolset: Toolset; revision: number }> {
     return this.#tenants.get(tenant) ?? new Map();
+  }
+
+  /** A number that changes whenever any toolset of the tenant changes. */
+  generation(tenant: string): number {
+    return this.#generations.get(tenant) ?? 0;
   }
 
   get lastRevision(): number {

@@ -37,6 +37,12 @@ export class SurfaceBuilder {
   readonly #configs = new Memo<ParsedConfig>(1024);
   readonly #cores = new Memo<Toolset>(1024);
   readonly #env: Readonly<Record<string, string | undefined>>;
+  /**
+   * The last surface per descriptor and format, valid while the tenant's registry generation is
+   * unchanged. It cannot drift: any toolset change bumps the generation and forces a rebuild
+   * (which the content-addressed caches below mostly answer).
+   */
+  readonly #recent = new WeakMap<SessionDescriptor, Map<string, { generation: number; surface: Surface }>>();
 
   constructor(env: Readonly<Record<string, string | undefined>> = {}) {
     this.#env = env;
@@ -49,6 +55,20 @@ export class SurfaceBuilder {
   }
 
   build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
+    const generation = registry.generation(descriptor.tenant);
+    let byFormat = this.#recent.get(descriptor);
+    const hit = byFormat?.get(format);
+    if (hit !== undefined && hit.generation === generation) return hit.surface;
+    const surface = this.#build(descriptor, registry, format);
+    if (byFormat === undefined) {
+      byFormat = new Map();
+      this.#recent.set(descriptor, byFormat);
+    }
+    byFormat.set(format, { generation, surface });
+    return surface;
+  }
+
+  #build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat): Surface {
     const config = this.config(descriptor.config);
     const granted = applyGrant(
       [...registry.toolsets(descriptor.tenant).values()].map((entry) => entry.toolset),

@@ -238,6 +238,15 @@ describe('two replicas', () => {
       const hashes = new Set<string>();
       for (let i = 0; i < 12; i += 1) hashes.add((await client.assemble(session.id)).hash);
       expect(hashes.size).toBe(1);
+      // A session closed on one replica is gone on both, even where it was cached.
+      const { session: other } = await client.openSession({
+        grant: { toolsets: ['mcp-github'] },
+        model: { contextLength: 8000 },
+      });
+      for (let i = 0; i < 6; i += 1) await client.assemble(other.id);
+      await client.closeSession(other.id);
+      for (let i = 0; i < 6; i += 1)
+        await expect(client.assemble(other.id)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
       await first.close();
       const after = await client.assemble(session.id);
       expect(hashes.has(after.hash)).toBe(true);

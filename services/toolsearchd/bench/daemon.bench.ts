@@ -1,0 +1,236 @@
+/**
+ * Daemon benchmarks (loopback only, bounded, stops by itself):
+ *   1. `sessions.<s>.search` over NATS on the 6,685-tool union catalog with 32 concurrent clients;
+ *   2. a toolset change fanned out to 1,000 open sessions: time until every tier event is out;
+ *   3. resident memory of the daemon with 10,000 open sessions across 100 tenants sharing 20
+ *      distinct catalogs.
+ * The daemon runs as its own process; this process only sends requests.
+ *
+ *   npm run bench:daemon -- [--json] [--seconds 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { connect, type NatsConnection } from 'nats';
+import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import { ToolsearchClient } from '@toolsearch/client';
+import { parseQueryFile } from '@toolsearch/search';
+import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
+import { cleanup } from '../test/harness';
+import { parseDaemonConfig } from '../src/config';
+
+const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+async function startDaemonProcess(namespace: string): Promise<ChildProcess> {
+  const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-bench-')), 'config.json');
+  writeFileSync(
+    config,
+    JSON.stringify({
+      nats: { url: NATS_URL },
+      redis: { url: REDIS_URL },
+      namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
+      log: { level: 'warn' },
+    }),
+  );
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', config], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  return child;
+}
+
+function loadToolsets(): Toolset[] {
+  const parsed = parseCatalogFiles(
+    (['github', 'livemcpbench', 'toucan'] as const).map((name) => ({
+      source: name,
+      text: readFileSync(sharedDataPath(SHARED_CATALOGS[name]), 'utf8'),
+    })),
+  );
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  return parsed.toolsets;
+}
+
+async function searchThroughput(nc: NatsConnection, tenant: string, toolsets: Toolset[], seconds: number) {
+  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
+  for (const toolset of toolsets) await client.putToolset(toolset);
+  const { session } = await client.openSession({
+    grant: { toolsets: toolsets.map((t) => t.id) },
+    model: { contextLength: 200_000 },
+  });
+  const queries = (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
+    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
+    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
+  });
+  for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
+  const latencies: number[] = [];
+  let errors = 0;
+  const deadline = performance.now() + seconds * 1000;
+  let next = 0;
+  const worker = async () => {
+    while (performance.now() < deadline) {
+      const query = queries[next++ % queries.length] ?? 'search';
+      const start = performance.now();
+      try {
+        await client.search(session.id, [query]);
+        latencies.push(performance.now() - start);
+      } catch {
+        errors += 1;
+      }
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: 32 }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    tools: toolsets.reduce((sum, t) => sum + t.tools.length, 0),
+    concurrency: 32,
+    requests: latencies.length,
+    errors,
+    throughput_rps: Math.round(latencies.length / elapsed),
+    p50_ms: Number(percentile(latencies, 50).toFixed(2)),
+    p99_ms: Number(percentile(latencies, 99).toFixed(2)),
+  };
+}
+
+async function fanOut(nc: NatsConnection, tenant: string, sessions: number) {
+  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
+  await client.putToolset({
+    id: 'mcp-fan',
+    kind: 'mcp',
+    label: 'fan',
+    tools: [{ name: 'one', description: 'The first tool.' }],
+  });
+  const ids = new Set<string>();
+  for (let i = 0; i < sessions; i += 1) {
+    ids.add(
+      (await client.openSession({ grant: { toolsets: ['mcp-fan'] }, model: { contextLength: 128_000 } })).session.id,
+    );
+  }
+  let received = 0;
+  let last = 0;
+  const done = new Promise<void>((resolve) => {
+    nc.subscribe(`toolsearch.v1.${tenant}.sessions.*.evt.tier`, {
+      callback: () => {
+        received += 1;
+        last = performance.now();
+        if (received === sessions) resolve();
+      },
+    });
+  });
+  await nc.flush();
+  const start = performance.now();
+  await client.putToolset({
+    id: 'mcp-fan',
+    kind: 'mcp',
+    label: 'fan',
+    tools: [
+      { name: 'one', description: 'The first tool.' },
+      { name: 'two', description: 'A second tool.' },
+    ],
+  });
+  await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  return { sessions, events: received, all_events_ms: Math.round(last - start) };
+}
+
+async function memory(nc: NatsConnection, pid: number, toolsets: Toolset[]) {
+  const baseline = rssMiB(pid);
+  // 20 distinct catalogs: consecutive slices of the union's servers.
+  const per = Math.ceil(toolsets.length / 20);
+  const catalogs = Array.from({ length: 20 }, (_, i) => toolsets.slice(i * per, (i + 1) * per));
+  const tenants = Array.from({ length: 100 }, (_, i) => `mem-${i}-${randomUUID().slice(0, 6)}`);
+  let opened = 0;
+  for (const [index, tenant] of tenants.entries()) {
+    const client = new ToolsearchClient(nc, tenant, { timeoutMs: 30_000 });
+    const catalog = catalogs[index % 20] ?? [];
+    for (const toolset of catalog) await client.putToolset(toolset);
+    const grant = { toolsets: catalog.map((t) => t.id) };
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        await client.openSession({ grant, model: { contextLength: 200_000 } });
+        opened += 1;
+      }),
+    );
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  return {
+    tenants: tenants.length,
+    sessions: opened,
+    distinct_catalogs: 20,
+    rss_before_mib: baseline,
+    rss_mib: rssMiB(pid),
+  };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } },
+  });
+  if (!hasSharedData()) {
+    console.error(SHARED_DATA_SKIP_REASON);
+    process.exitCode = 2;
+    return;
+  }
+  const namespace = `bench-${randomUUID().slice(0, 8)}`;
+  const daemon = await startDaemonProcess(namespace);
+  const nc = await connect({ servers: NATS_URL });
+  process.once('exit', () => daemon.kill('SIGKILL'));
+  try {
+    const toolsets = loadToolsets();
+    const search = await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds));
+    const fan = await fanOut(nc, `fan-${namespace}`, 1000);
+    // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
+    daemon.kill('SIGTERM');
+    await new Promise((resolve) => daemon.once('exit', resolve));
+    const memoryNamespace = `${namespace}-mem`;
+    const fresh = await startDaemonProcess(memoryNamespace);
+    process.once('exit', () => fresh.kill('SIGKILL'));
+    let mem;
+    try {
+      mem = await memory(nc, fresh.pid ?? 0, toolsets);
+    } finally {
+      fresh.kill('SIGTERM');
+      await new Promise((resolve) => fresh.once('exit', resolve));
+      await cleanup(
+        parseDaemonConfig({
+          nats: { url: NATS_URL },
+          redis: { url: REDIS_URL },
+          namespace: { bucket: memoryNamespace, redisPrefix: `${memoryNamespace}:`, queue: memoryNamespace },
+        }),
+      );
+    }
+    const report = { date: new Date().toISOString(), search, fan_out: fan, memory: mem };
+    console.log(values.json ? JSON.stringify(report, null, 2) : report);
+  } finally {
+    await nc.close();
+    if (daemon.exitCode === null && daemon.signalCode === null) {
+      daemon.kill('SIGTERM');
+      await new Promise((resolve) => daemon.once('exit', resolve));
+    }
+    await cleanup(
+      parseDaemonConfig({
+        nats: { url: NATS_URL },
+        redis: { url: REDIS_URL },
+        namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
+      }),
+    );
+  }
+}
+
+await main();
