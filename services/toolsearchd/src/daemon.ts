@@ -119,6 +119,7 @@ export class Daemon {
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
     await this.#registry.start((change) => this.#onRegistryChange(change));
+    void this.#watchConnection(this.#nc);
     const registry = this.#registry;
     this.#mcp = new McpPool(
       {
@@ -179,7 +180,20 @@ export class Daemon {
         metadata: { purpose: endpoint.purpose, implemented: String(served.has(endpoint.name)) },
       });
     }
+    // Only report ready once the server knows every endpoint: a request right after start must find us.
+    await this.#nc.flush();
     this.#log.info({ nats: config.nats.url, bucket: config.namespace.bucket }, 'toolsearchd serving');
+  }
+
+  /** On reconnect the registry watch resumes from the last revision it saw (no change is missed). */
+  async #watchConnection(nc: NatsConnection): Promise<void> {
+    for await (const status of nc.status()) {
+      if (status.type !== 'reconnect') continue;
+      this.#log.info('NATS connection back; resuming the registry watch');
+      await this.#registry
+        ?.resume()
+        .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not resume the registry watch'));
+    }
   }
 
   async #serve(endpoint: EndpointDescriptor, handler: Handler, message: Msg): Promise<void> {

@@ -56,26 +56,47 @@ export class ToolsetRegistry {
    * `onChange` runs for every change after that (and not for the initial load).
    */
   async start(onChange: (change: RegistryChange) => void): Promise<void> {
+    this.#onChange = onChange;
     // Everything up to the stream's last sequence now is the initial state; later entries are changes.
     const initialRevision = (await this.#kv.status()).streamInfo.state.last_seq;
-    const watch = await this.#kv.watch({ key: '>' });
-    this.#watch = watch;
     let resolveReady: () => void = () => undefined;
     const ready = new Promise<void>((resolve) => (resolveReady = resolve));
     if (initialRevision === 0) resolveReady();
+    await this.#follow(undefined, (revision) => {
+      if (revision >= initialRevision) resolveReady();
+      return revision > initialRevision;
+    });
+    // A purged last entry is never delivered: do not wait for it forever.
+    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  }
+
+  #onChange: (change: RegistryChange) => void = () => undefined;
+
+  /**
+   * Watches the bucket (from `fromRevision`, or the current values). `isChange` decides which
+   * entries are reported as changes rather than initial state.
+   */
+  async #follow(fromRevision: number | undefined, isChange: (revision: number) => boolean): Promise<void> {
+    const watch = await this.#kv.watch({
+      key: '>',
+      ...(fromRevision !== undefined ? { resumeFromRevision: fromRevision } : {}),
+    });
+    this.#watch?.stop();
+    this.#watch = watch;
     void (async () => {
       for await (const entry of watch) {
         const change = this.#apply(entry);
-        if (entry.revision < initialRevision) continue;
-        if (entry.revision === initialRevision) {
-          resolveReady();
-          continue;
-        }
-        if (change) onChange(change);
+        if (change && isChange(entry.revision)) this.#onChange(change);
       }
     })().catch(() => undefined);
-    // A purged last entry is never delivered: do not wait for it forever.
-    await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 5000).unref())]);
+  }
+
+  /**
+   * After the connection comes back, follows again from the first revision not yet seen, so a
+   * change made while this replica was cut off is still delivered.
+   */
+  async resume(): Promise<void> {
+    await this.#follow(this.#lastRevision + 1, () => true);
   }
 
   #apply(entry: KvEntry): RegistryChange | undefined {

@@ -12,11 +12,11 @@ export const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0
 export function testConfig(overrides: Record<string, unknown> = {}): DaemonConfig {
   const id = randomUUID().replace(/-/g, '').slice(0, 12);
   return parseDaemonConfig({
-    ...overrides,
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
     namespace: { bucket: `t-${id}`, redisPrefix: `t-${id}:`, queue: `q-${id}` },
     log: { level: 'silent' },
+    ...overrides,
   });
 }
 
