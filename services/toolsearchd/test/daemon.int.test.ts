@@ -158,6 +158,17 @@ describe('toolsearchd over NATS', () => {
     expect(await a.assemble(session.id)).toMatchObject({ deferred_count: 2 });
   });
 
+  it('is discoverable through the NATS services framework', async () => {
+    const { nc } = await clientFor(tenantId('srv'));
+    connections.push(nc);
+    const infos = [];
+    for await (const info of await nc.services.client().info('toolsearch')) infos.push(info);
+    expect(infos.length).toBeGreaterThanOrEqual(1);
+    const endpoints = infos.flatMap((info) => info.endpoints.map((endpoint) => endpoint.subject));
+    expect(endpoints).toContain('toolsearch.v1.*.sessions.*.search');
+    expect(endpoints).toContain('toolsearch.v1.*.sessions.open');
+  });
+
   it('answers bad requests with stable codes and keeps serving', async () => {
     const tenant = tenantId('bad');
     const { nc } = await clientFor(tenant);
