@@ -7,6 +7,7 @@
  * The daemon runs as its own process; this process only sends requests.
  *
  *   npm run bench:daemon -- [--json] [--seconds 10]
+ * TOOLSEARCHD_NODE_FLAGS passes extra node flags to the daemon process (for memory experiments).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
