@@ -2,8 +2,8 @@ export { BRIDGE_ERROR_CODES, bridgeError, errorPayload } from './bridge-error';
 export type { BridgeError, BridgeErrorCode } from './bridge-error';
 export { createBridgeSession, foldName, similarNames, lookupTool, isKnownElsewhere } from './bridge-session';
 export type { BridgeSession } from './bridge-session';
-export { readStringList, readArgumentsObject } from './list-argument';
-export type { ListArgument } from './list-argument';
+export { readStringList, readArgumentsObject, readBridgeList } from './list-argument';
+export type { ListArgument, ListSpec } from './list-argument';
 export {
   handleToolSearch,
   readLimit,

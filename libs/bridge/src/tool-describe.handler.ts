@@ -1,8 +1,8 @@
 import { isBridgeToolName, type JsonObject } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
-import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
+import type { BridgeError } from './bridge-error';
 import { isKnownElsewhere, lookupTool, similarNames, type BridgeSession } from './bridge-session';
-import { readArgumentsObject, readStringList } from './list-argument';
+import { readBridgeList } from './list-argument';
 
 export interface DescribedTool {
   readonly description: string;
@@ -40,35 +40,18 @@ export function notInSessionMessage(name: string): string {
  * directly or not at all go to `errors`, and one bad name never fails the others.
  */
 export function handleToolDescribe(session: BridgeSession, rawArguments: unknown): ToolDescribeOutcome {
-  const args = readArgumentsObject(rawArguments);
-  if (args === undefined) {
-    return {
-      ok: false,
-      error: bridgeError(
-        BRIDGE_ERROR_CODES.BAD_ARGUMENTS,
-        'tool_describe takes an object such as {"names": ["github__create_issue"]}.',
-      ),
-    };
-  }
-  const list = readStringList(args['names'] ?? args['name']);
-  if (!list.ok) {
-    const message =
-      list.reason === 'missing'
-        ? 'names is required: a list of exact tool names, for example ["github__create_issue"].'
-        : 'names must contain at least one non-blank tool name.';
-    return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.BAD_ARGUMENTS, message) };
-  }
-  const names = [...new Set(list.items)];
-  const { maxNames } = BRIDGE_LIMITS;
-  if (names.length > maxNames) {
-    return {
-      ok: false,
-      error: bridgeError(
-        BRIDGE_ERROR_CODES.TOO_MANY,
-        `Too many names: ${names.length}, at most ${maxNames} per call. Ask for the rest in another call.`,
-      ),
-    };
-  }
+  const read = readBridgeList(rawArguments, {
+    tool: 'tool_describe',
+    key: 'names',
+    singular: 'name',
+    what: 'exact tool names',
+    example: '["github__create_issue"]',
+    max: BRIDGE_LIMITS.maxNames,
+    tooMany: 'Ask for the rest in another call.',
+    dedupe: true,
+  });
+  if (!read.ok) return read;
+  const names = read.items;
   const tools: Record<string, DescribedTool> = {};
   const notFound: string[] = [];
   const errors: Record<string, string> = {};

@@ -1,9 +1,9 @@
 import type { SessionTool } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import type { MatchReason } from '@toolsearch/search';
-import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
+import type { BridgeError } from './bridge-error';
 import type { BridgeSession } from './bridge-session';
-import { readArgumentsObject, readStringList } from './list-argument';
+import { readBridgeList } from './list-argument';
 
 /** Longest description in the shared `tools` map; longer ones are clipped with `…`. */
 export const DESCRIPTION_CLIP = 500;
@@ -96,39 +96,23 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
  * mistake a wording miss for a missing capability.
  */
 export function handleToolSearch(session: BridgeSession, rawArguments: unknown): ToolSearchOutcome {
-  const args = readArgumentsObject(rawArguments);
-  if (args === undefined) {
-    return {
-      ok: false,
-      error: bridgeError(
-        BRIDGE_ERROR_CODES.BAD_ARGUMENTS,
-        'tool_search takes an object such as {"queries": ["github create issue"]}.',
-      ),
-    };
-  }
-  const list = readStringList(args['queries'] ?? args['query']);
-  if (!list.ok) {
-    const message =
-      list.reason === 'missing'
-        ? 'queries is required: a list of keyword queries, for example ["github create issue", "slack post message"].'
-        : 'queries must contain at least one non-blank query.';
-    return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.BAD_ARGUMENTS, message) };
-  }
-  const { maxQueries } = BRIDGE_LIMITS;
-  if (list.items.length > maxQueries) {
-    return {
-      ok: false,
-      error: bridgeError(
-        BRIDGE_ERROR_CODES.TOO_MANY,
-        `Too many queries: ${list.items.length}, at most ${maxQueries} per call. Keep the most specific ones, or split them over several calls.`,
-      ),
-    };
-  }
+  const read = readBridgeList(rawArguments, {
+    tool: 'tool_search',
+    key: 'queries',
+    singular: 'query',
+    what: 'keyword queries',
+    example: '["github create issue", "slack post message"]',
+    max: BRIDGE_LIMITS.maxQueries,
+    tooMany: 'Keep the most specific ones, or split them over several calls.',
+    dedupe: false,
+  });
+  if (!read.ok) return read;
+  const { args, items: queries } = read;
   const limit = readLimit(args['limit'], session.config.search_default_limit, session.config.max_search_limit);
   const tools: Record<string, ToolRecord> = {};
   const details = new Map<string, MatchDetail>();
   let sources: AvailableSource[] | undefined;
-  const results = list.items.map((query): SearchGroup => {
+  const results = queries.map((query): SearchGroup => {
     const hits = session.engine.search(query, limit);
     const matches = hits.map((hit) => {
       const tool = session.table.deferred[hit.index];
@@ -151,7 +135,7 @@ export function handleToolSearch(session: BridgeSession, rawArguments: unknown):
   });
   return {
     ok: true,
-    result: { queries: list.items, total_available: session.table.deferred.length, results, tools },
+    result: { queries, total_available: session.table.deferred.length, results, tools },
     details,
   };
 }

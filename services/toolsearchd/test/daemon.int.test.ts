@@ -1,9 +1,7 @@
 import { JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, subject, type TierEvent } from '@toolsearch/proto';
-import type { Daemon } from '../src/daemon';
-import { cleanup, clientFor, collect, startDaemon, tenantId, testConfig } from './harness';
+import { cleanup, clientFor, collect, daemonFixture, startDaemon, tenantId, testConfig } from './harness';
 
 const github = {
   id: 'mcp-github',
@@ -32,23 +30,11 @@ const linear = {
 };
 
 describe('toolsearchd over NATS', () => {
-  const config = testConfig({ limits: { maxPayloadBytes: 64 * 1024 } });
-  let daemon: Daemon;
-  const connections: { close(): Promise<void> }[] = [];
-  const client = async (tenant: string): Promise<ToolsearchClient> => {
-    const { nc, client: c } = await clientFor(tenant);
-    connections.push(nc);
-    return c;
-  };
+  const fixture = daemonFixture({ limits: { maxPayloadBytes: 64 * 1024 } });
+  const client = (tenant: string) => fixture.client(tenant);
 
-  beforeAll(async () => {
-    daemon = await startDaemon(config);
-  });
-  afterAll(async () => {
-    for (const nc of connections) await nc.close();
-    await daemon.close();
-    await cleanup(config);
-  });
+  beforeAll(() => fixture.start());
+  afterAll(() => fixture.stop());
 
   it('opens a session, assembles, goes live when a toolset arrives, searches, describes, and drops back on delete', async () => {
     const acme = await client(tenantId('acme'));
@@ -159,8 +145,7 @@ describe('toolsearchd over NATS', () => {
   });
 
   it('is discoverable through the NATS services framework', async () => {
-    const { nc } = await clientFor(tenantId('srv'));
-    connections.push(nc);
+    const nc = await fixture.connection();
     const infos = [];
     for await (const info of await nc.services.client().info('toolsearch')) infos.push(info);
     expect(infos.length).toBeGreaterThanOrEqual(1);
@@ -171,8 +156,7 @@ describe('toolsearchd over NATS', () => {
 
   it('answers bad requests with stable codes and keeps serving', async () => {
     const tenant = tenantId('bad');
-    const { nc } = await clientFor(tenant);
-    connections.push(nc);
+    const nc = await fixture.connection();
     const codec = JSONCodec<{ ok: boolean; error?: { code: string } }>();
     const ask = async (subjectName: string, data: Uint8Array) =>
       codec.decode((await nc.request(subjectName, data, { timeout: 3000 })).data);
@@ -188,7 +172,7 @@ describe('toolsearchd over NATS', () => {
       ok: false,
       error: { code: 'BAD_REQUEST' },
     });
-    expect(await ask(open, new Uint8Array(config.limits.maxPayloadBytes + 1).fill(32))).toMatchObject({
+    expect(await ask(open, new Uint8Array(fixture.config.limits.maxPayloadBytes + 1).fill(32))).toMatchObject({
       ok: false,
       error: { code: 'PAYLOAD_TOO_LARGE' },
     });

@@ -85,3 +85,37 @@ export async function cleanup(config: DaemonConfig): Promise<void> {
     redis.disconnect();
   }
 }
+
+/**
+ * A daemon on its own namespace for a whole test file, plus clients for any tenant; `stop()`
+ * closes the clients and the daemon and removes the namespace. Call `start()` in `beforeAll`.
+ */
+export function daemonFixture(overrides: Record<string, unknown> = {}) {
+  const config = testConfig(overrides);
+  const connections: NatsConnection[] = [];
+  let daemon: Daemon | undefined;
+  return {
+    config,
+    async start(): Promise<Daemon> {
+      daemon = await startDaemon(config);
+      return daemon;
+    },
+    /** A client for a tenant, closed by `stop()`. */
+    async client(tenant: string): Promise<ToolsearchClient> {
+      const { nc, client } = await clientFor(tenant);
+      connections.push(nc);
+      return client;
+    },
+    /** A raw NATS connection, closed by `stop()`. */
+    async connection(): Promise<NatsConnection> {
+      const nc = await connect({ servers: config.nats.url });
+      connections.push(nc);
+      return nc;
+    },
+    async stop(): Promise<void> {
+      for (const nc of connections) await nc.close().catch(() => undefined);
+      await daemon?.close();
+      await cleanup(config);
+    },
+  };
+}

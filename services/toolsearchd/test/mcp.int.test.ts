@@ -3,10 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, type TierEvent } from '@toolsearch/proto';
-import type { Daemon } from '../src/daemon';
-import { cleanup, clientFor, collect, startDaemon, tenantId, testConfig } from './harness';
+import { collect, daemonFixture, tenantId } from './harness';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const EVERYTHING = fileURLToPath(
@@ -24,23 +22,11 @@ function toolsFile(tools: { name: string; description: string }[]): string {
 }
 
 describe('MCP servers attached per tenant', () => {
-  const config = testConfig({ mcp: { allowedCommands: [NODE] } });
-  let daemon: Daemon;
-  const connections: { close(): Promise<void> }[] = [];
-  const client = async (tenant: string): Promise<ToolsearchClient> => {
-    const { nc, client: c } = await clientFor(tenant);
-    connections.push(nc);
-    return c;
-  };
+  const fixture = daemonFixture({ mcp: { allowedCommands: [NODE] } });
+  const client = (tenant: string) => fixture.client(tenant);
 
-  beforeAll(async () => {
-    daemon = await startDaemon(config);
-  });
-  afterAll(async () => {
-    for (const nc of connections) await nc.close();
-    await daemon.close();
-    await cleanup(config);
-  });
+  beforeAll(() => fixture.start());
+  afterAll(() => fixture.stop());
 
   it('attaches the real server-everything: tier event with its tools, search and describe, detach drops them', async () => {
     const acme = await client(tenantId('mcp'));
