@@ -3,6 +3,8 @@ import { CliError } from './cli-error';
 import { processIo, type CliIo } from './io';
 import { assembleCommand } from './commands/assemble.command';
 import { benchCommand } from './commands/bench.command';
+import { cardCommand } from './commands/card.command';
+import { lintCommand } from './commands/lint.command';
 import { describeCommand } from './commands/describe.command';
 import { evalCommand } from './commands/eval.command';
 import { searchCommand } from './commands/search.command';
@@ -20,6 +22,8 @@ const COMMANDS: Record<string, Command> = {
   describe: describeCommand,
   eval: evalCommand,
   bench: benchCommand,
+  card: cardCommand,
+  lint: lintCommand,
 };
 
 function help(): string {

@@ -1,0 +1,78 @@
+import { parseArgs } from 'node:util';
+import { LINT_CODES, lintCatalog, type LintReport } from '@toolsearch/quality';
+import type { CliIo } from '../io';
+import type { Command } from '../main';
+import { sessionFromCatalogs } from '../session-from-catalogs';
+
+const USAGE = `Usage: toolsearch lint --catalog FILE... [--json] [--limit N]
+
+Reports what hurts each tool's discovery: empty or very short descriptions, names that say
+nothing, tools their own key words do not find, confusable pairs (with the terms that would
+separate them), write tools without a risk level, parameters without descriptions. Each finding
+has a code, a severity and a one-line fix; every server gets a score out of 100.
+--limit N caps the findings printed in the readable form (default 40; --json prints all).`;
+
+function readable(report: LintReport, limit: number): string {
+  const lines = [`${report.tools} tools, ${report.findings.length} findings`, '', 'findings by code:'];
+  for (const [code, count] of Object.entries(report.counts)) {
+    lines.push(
+      `  ${code.padEnd(26)} ${String(count).padStart(6)}  (${LINT_CODES[code as keyof typeof LINT_CODES].severity})`,
+    );
+  }
+  lines.push('', 'lowest-scoring servers:');
+  for (const server of report.servers.slice(0, 10))
+    lines.push(
+      `  ${String(server.score).padStart(3)}  ${server.server} (${server.tools} tools, ${server.findings} findings)`,
+    );
+  lines.push('', 'findings:');
+  for (const finding of report.findings.slice(0, limit)) {
+    lines.push(`  ${finding.severity.padEnd(7)} ${finding.code.padEnd(26)} ${finding.tool}: ${finding.message}`);
+    const separating = finding.details?.['separating'] as Record<string, string[]> | undefined;
+    if (separating !== undefined) {
+      lines.push(
+        `          only in one of them: ${Object.entries(separating)
+          .map(([name, terms]) => `${name}: ${terms.join(' ') || '—'}`)
+          .join('; ')}`,
+      );
+    }
+    lines.push(`          fix: ${finding.fix}`);
+  }
+  if (report.findings.length > limit) lines.push(`  … ${report.findings.length - limit} more (--json for all)`);
+  return `${lines.join('\n')}\n`;
+}
+
+export const lintCommand: Command = {
+  summary: 'lint catalogs for what hurts discovery, with fixes and server scores',
+  usage: USAGE,
+  run(args: string[], io: CliIo): number {
+    const { values } = parseArgs({
+      args,
+      allowPositionals: false,
+      strict: true,
+      options: {
+        catalog: { type: 'string', multiple: true },
+        json: { type: 'boolean', default: false },
+        limit: { type: 'string' },
+      },
+    });
+    const limit = Number(values.limit ?? 40);
+    const { session } = sessionFromCatalogs(values.catalog ?? [], undefined, io);
+    let lastDrawn = 0;
+    const report = lintCatalog(session.table.deferred, {
+      onProgress: (done, total) => {
+        // A progress bar on a terminal only, at most every 2 %.
+        if (!io.isTty || (done - lastDrawn < total / 50 && done !== total)) return;
+        lastDrawn = done;
+        const width = 30;
+        const filled = Math.round((done / total) * width);
+        io.err(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
+      },
+    });
+    io.out(
+      values.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : readable(report, Number.isInteger(limit) && limit >= 0 ? limit : 40),
+    );
+    return 0;
+  },
+};

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { EXAMPLE_CATALOG, runCli, tempFile } from './run-cli';
+
+describe('toolsearch card', () => {
+  it('prints a readable card and the same as JSON', async () => {
+    const { code, out } = await runCli(['card', '--catalog', EXAMPLE_CATALOG, 'postgres__run_query']);
+    expect(code).toBe(0);
+    expect(out).toContain('postgres__run_query  (postgres, mcp; original name run_query)');
+    expect(out).toContain('what:    Run a read-only SQL query and return the rows.');
+    expect(out).toContain('sql*: string — A SELECT statement');
+    expect(out).toContain('risk:    medium (nothing declared; default)');
+    const [card] = JSON.parse(
+      (await runCli(['card', '--catalog', EXAMPLE_CATALOG, '--json', 'postgres__run_query'])).out,
+    ) as Record<string, unknown>[];
+    expect(card).toMatchObject({ name: 'postgres__run_query', risk: { level: 'medium', basis: 'default' } });
+  });
+
+  it('says when a name is unknown', async () => {
+    const { code, err } = await runCli(['card', '--catalog', EXAMPLE_CATALOG, 'run_query']);
+    expect(code).toBe(2);
+    expect(err).toContain("no tool named 'run_query'");
+  });
+});
+
+describe('toolsearch lint', () => {
+  it('reports findings with codes, fixes and server scores', async () => {
+    const catalog = tempFile(
+      'lint.jsonl',
+      [
+        JSON.stringify({ server: 'shop', name: 'query_42', description: '' }),
+        JSON.stringify({
+          server: 'shop',
+          name: 'delete_order',
+          description: 'Delete an order and refund the customer right away.',
+          inputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+        }),
+      ].join('\n'),
+    );
+    const { code, out } = await runCli(['lint', '--catalog', catalog]);
+    expect(code).toBe(0);
+    expect(out).toContain('2 tools');
+    expect(out).toMatch(/EMPTY_DESCRIPTION +1/);
+    expect(out).toMatch(/VAGUE_NAME +1/);
+    expect(out).toContain('shop__delete_order: It looks like it changes things');
+    expect(out).toContain('fix: ');
+    const json = JSON.parse((await runCli(['lint', '--catalog', catalog, '--json'])).out) as {
+      counts: Record<string, number>;
+      servers: { server: string; score: number }[];
+    };
+    expect(json.counts['WRITE_WITHOUT_RISK']).toBe(1);
+    expect(json.counts['PARAM_WITHOUT_DESCRIPTION']).toBe(1);
+    expect(json.servers[0]?.server).toBe('shop');
+    expect(json.servers[0]?.score).toBeLessThan(100);
+  });
+});
