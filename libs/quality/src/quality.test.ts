@@ -191,7 +191,9 @@ describe('toolCard', () => {
       [ToolsetSchema.parse({ id: 'ops', kind: 'plugin', risk: 'high', tools: [{ name: 'restart_service' }] })],
       defaultToolSearchConfig(),
     );
-    const card = toolCard(table.deferred[0]!);
+    const [first] = table.deferred;
+    if (first === undefined) throw new Error('the toolset has a tool');
+    const card = toolCard(first);
     expect(card).toMatchObject({
       what: null,
       when: null,
