@@ -75,10 +75,19 @@ export const AssembleReplySchema = z.object({
 export type AssembleReply = z.infer<typeof AssembleReplySchema>;
 
 /** Bridge lookups take the model's arguments as they are; the bridge validates them itself. */
-export const SearchRequestSchema = z.object({ queries: z.unknown(), limit: z.unknown().optional() });
-export const SearchReplySchema = z.object({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) });
+export const SearchRequestSchema = z.object({
+  queries: z.unknown(),
+  limit: z.unknown().optional(),
+  /** For operators: add why each match ranked where it did (never part of what the model sees). */
+  explain: z.boolean().optional(),
+});
+export const SearchReplySchema = z.object({
+  ok: z.literal(true),
+  result: z.record(z.string(), z.unknown()),
+  explain: z.array(z.record(z.string(), z.unknown())).optional(),
+});
 export const DescribeRequestSchema = z.object({ names: z.unknown() });
-export const DescribeReplySchema = SearchReplySchema;
+export const DescribeReplySchema = z.object({ ok: z.literal(true), result: z.record(z.string(), z.unknown()) });
 
 export const CloseRequestSchema = z.object({}).loose();
 export const CloseReplySchema = z.object({ ok: z.literal(true), closed: z.array(SessionIdSchema) });

@@ -29,3 +29,4 @@ export { checkArguments, normaliseSchema, hasRemoteRef, argumentPath } from './a
 export type { ArgumentCheck, ArgumentProblem } from './argument-validation';
 export { planTurn, stepsOf, isParallelSafe, runsFullyParallel } from './batch-plan';
 export type { TurnCall, PlannedStep, Segment } from './batch-plan';
+export { routedSearch, matchesToolPattern, confirmationRule } from './routing';

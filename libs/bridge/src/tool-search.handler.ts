@@ -1,9 +1,10 @@
 import type { SessionTool } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
-import type { MatchReason } from '@toolsearch/search';
+import { explainHits, type HitExplanation, type MatchReason } from '@toolsearch/search';
 import type { BridgeError } from './bridge-error';
 import type { BridgeSession } from './bridge-session';
 import { readBridgeList } from './list-argument';
+import { routedSearch } from './routing';
 
 /** Longest description in the shared `tools` map; longer ones are clipped with `…`. */
 export const DESCRIPTION_CLIP = 500;
@@ -50,7 +51,13 @@ export interface MatchDetail {
 }
 
 export type ToolSearchOutcome =
-  | { readonly ok: true; readonly result: ToolSearchResult; readonly details: Map<string, MatchDetail> }
+  | {
+      readonly ok: true;
+      readonly result: ToolSearchResult;
+      readonly details: Map<string, MatchDetail>;
+      /** Per query, why each match ranked where it did (only when asked for; never for the model). */
+      readonly explain?: { query: string; matches: HitExplanation[] }[];
+    }
   | { readonly ok: false; readonly error: BridgeError };
 
 export const EMPTY_GROUP_HINT =
@@ -95,7 +102,11 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
  * shared `tools` map. A group with no match lists the connected sources, so the model does not
  * mistake a wording miss for a missing capability.
  */
-export function handleToolSearch(session: BridgeSession, rawArguments: unknown): ToolSearchOutcome {
+export function handleToolSearch(
+  session: BridgeSession,
+  rawArguments: unknown,
+  options: { explain?: boolean } = {},
+): ToolSearchOutcome {
   const read = readBridgeList(rawArguments, {
     tool: 'tool_search',
     key: 'queries',
@@ -112,8 +123,18 @@ export function handleToolSearch(session: BridgeSession, rawArguments: unknown):
   const tools: Record<string, ToolRecord> = {};
   const details = new Map<string, MatchDetail>();
   let sources: AvailableSource[] | undefined;
+  const explain: { query: string; matches: HitExplanation[] }[] = [];
   const results = queries.map((query): SearchGroup => {
-    const hits = session.engine.search(query, limit);
+    const { hits, rules } = routedSearch(session, query, limit);
+    if (options.explain) {
+      explain.push({
+        query,
+        matches: explainHits(session.engine, query, hits).map((entry) => ({
+          ...entry,
+          rules: rules.get(entry.name) ?? [],
+        })),
+      });
+    }
     const matches = hits.map((hit) => {
       const tool = session.table.deferred[hit.index];
       if (tool !== undefined && tools[tool.name] === undefined) {
@@ -137,5 +158,6 @@ export function handleToolSearch(session: BridgeSession, rawArguments: unknown):
     ok: true,
     result: { queries, total_available: session.table.deferred.length, results, tools },
     details,
+    ...(options.explain ? { explain } : {}),
   };
 }

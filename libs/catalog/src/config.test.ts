@@ -115,6 +115,44 @@ describe('parseToolSearchConfig', () => {
   });
 });
 
+describe('routing rules', () => {
+  it('keeps well-formed rules', () => {
+    const { config, warnings } = parseToolSearchConfig({
+      routing: [
+        { when: 'refund|invoice', tools: ['support__search_refund_policy'], pin: true },
+        { tools: ['server:billing', '*_invoice'], boost: 2 },
+        { tools: ['*delete*'], confirm: true },
+      ],
+    });
+    expect(warnings).toEqual([]);
+    expect(config.routing).toEqual([
+      { when: 'refund|invoice', tools: ['support__search_refund_policy'], pin: true },
+      { tools: ['server:billing', '*_invoice'], boost: 2 },
+      { tools: ['*delete*'], confirm: true },
+    ]);
+  });
+
+  it('drops a bad rule with a warning that names it and says what is wrong', () => {
+    const { config, warnings } = parseToolSearchConfig({
+      routing: [
+        { when: '(', tools: ['x'], pin: true },
+        { tools: [], boost: 2 },
+        { tools: ['x'], boost: 500 },
+        { tools: ['x'] },
+        'nope',
+        { tools: ['ok'], pin: true },
+      ],
+    });
+    expect(config.routing).toEqual([{ tools: ['ok'], pin: true }]);
+    expect(warnings).toHaveLength(5);
+    expect(warnings[0]).toMatch(/^tools\.tool_search\.routing\[0\]\.when is not a valid regular expression/);
+    expect(warnings[1]).toContain('routing[1].tools must be a non-empty list');
+    expect(warnings[2]).toContain('routing[2].boost must be a number from 1 to 100');
+    expect(warnings[3]).toContain('routing[3] does nothing');
+    expect(warnings[4]).toContain('routing[4] is not a mapping');
+  });
+});
+
 describe('parseEnableToolSearch', () => {
   it('maps each documented value', () => {
     expect(parseEnableToolSearch(undefined)).toBeUndefined();

@@ -39,7 +39,7 @@ export {
   parseToolSearchConfig,
   defaultToolSearchConfig,
 } from './config';
-export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions } from './config';
+export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions, RoutingRule } from './config';
 export { canonicalToolsetOrder, isDeferrable, buildSessionTools } from './session-tools';
 export type { SessionTool, SessionToolTable, UnavailableSource } from './session-tools';
 export { CatalogRecordSchema, parseCatalogFiles, catalogToolsetId } from './catalog-file';

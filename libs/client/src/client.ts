@@ -64,8 +64,12 @@ export class ToolsearchClient {
     return this.call(ENDPOINTS.sessionsAssemble, { format }, { session });
   }
 
-  search(session: string, queries: unknown, limit?: number) {
-    return this.call(ENDPOINTS.sessionsSearch, limit === undefined ? { queries } : { queries, limit }, { session });
+  search(session: string, queries: unknown, limit?: number, options: { explain?: boolean } = {}) {
+    return this.call(
+      ENDPOINTS.sessionsSearch,
+      { queries, ...(limit !== undefined ? { limit } : {}), ...(options.explain ? { explain: true } : {}) },
+      { session },
+    );
   }
 
   describe(session: string, names: unknown) {

@@ -11,3 +11,5 @@ export { evaluate } from './eval-metrics';
 export type { EvalCase, EvalReport } from './eval-metrics';
 export { parseQueryFile } from './query-file';
 export type { EvalQuery, QueryFileResult } from './query-file';
+export { explainHits } from './explain';
+export type { HitExplanation, TermExplanation } from './explain';

@@ -4,7 +4,7 @@ import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
 
 /** Why a tool was returned. */
-export type MatchReason = 'exact' | 'bm25' | 'substring';
+export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
 
 export interface SearchHit {
   /** Position of the tool in the catalog the engine was built from. */

@@ -40,6 +40,35 @@ describe('toolsearch search', () => {
     expect(Object.keys(json.tools)).toContain('weather__forecast');
   });
 
+  it('explains a ranking, including a routing rule from the config', async () => {
+    const config = tempFile('routing.yaml', 'routing:\n  - when: "refund"\n    tools: ["linear__*"]\n    pin: true\n');
+    const { code, out } = await runCli([
+      'search',
+      '--catalog',
+      EXAMPLE_CATALOG,
+      '--config',
+      config,
+      '--explain',
+      '--limit',
+      '2',
+      'post slack message',
+      'refund request',
+    ]);
+    expect(code).toBe(0);
+    expect(out).toContain('why:');
+    expect(out).toMatch(
+      /1\. slack__post_message: BM25F [\d.]+ × name reward [\d.]+ \+ source boost [\d.]+; matched post, slack, messag/,
+    );
+    expect(out).toMatch(/post +\+[\d.]+ +\(idf [\d.]+; name×\d/);
+    expect(out).toContain(
+      '1. linear__create_ticket: a routing rule pins it to the top for this query; moved by routing[0] (pin when /refund/)',
+    );
+    const json = JSON.parse(
+      (await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--json', '--explain', 'weather'])).out,
+    ) as { explain: { matches: { terms: unknown[] }[] }[] };
+    expect(json.explain[0]?.matches[0]?.terms.length).toBeGreaterThan(0);
+  });
+
   it('lists the connected sources when nothing matches', async () => {
     const { out } = await runCli(['search', '--catalog', EXAMPLE_CATALOG, 'qqqq zzzz']);
     expect(out).toContain('no match; connected sources: filesystem (4), github (8)');

@@ -403,8 +403,12 @@ export class Daemon {
   async #search(tenant: string, session: string | undefined, body: unknown) {
     const request = parse(SearchRequestSchema, body);
     const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
-    const outcome = handleToolSearch(bridge, request);
-    return outcome.ok ? { ok: true, result: outcome.result } : this.#bridgeError(outcome.error);
+    const { explain, ...args } = request;
+    const outcome = handleToolSearch(bridge, args, { explain: explain === true });
+    if (!outcome.ok) return this.#bridgeError(outcome.error);
+    return outcome.explain !== undefined
+      ? { ok: true, result: outcome.result, explain: outcome.explain }
+      : { ok: true, result: outcome.result };
   }
 
   async #describe(tenant: string, session: string | undefined, body: unknown) {

@@ -59,6 +59,12 @@ describe('toolsearchd over NATS', () => {
 
     const search = await acme.search(session.id, ['open an issue']);
     expect((search.result as { results: { matches: string[] }[] }).results[0]?.matches[0]).toBe('github__create_issue');
+    expect(search).not.toHaveProperty('explain');
+    const explained = await acme.search(session.id, ['open an issue'], undefined, { explain: true });
+    expect(explained.explain?.[0]).toMatchObject({
+      query: 'open an issue',
+      matches: [{ rank: 1, name: 'github__create_issue' }],
+    });
     const described = await acme.describe(session.id, ['github__create_issue', 'nope']);
     expect(described.result).toMatchObject({
       tools: { github__create_issue: { parameters: { required: ['title'] } } },

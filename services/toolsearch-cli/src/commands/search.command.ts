@@ -1,17 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { errorPayload, handleToolSearch, type BridgeSession, type ToolSearchResult } from '@toolsearch/bridge';
+import type { HitExplanation } from '@toolsearch/search';
 import { CliError } from '../cli-error';
 import { readInteger } from '../inputs';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
-const USAGE = `Usage: toolsearch search --catalog FILE... [--limit N] [--config FILE] [--json] QUERY...
+const USAGE = `Usage: toolsearch search --catalog FILE... [--limit N] [--config FILE] [--json] [--explain] QUERY...
        toolsearch search --catalog FILE... --queries-file Q.jsonl [--limit N]
 
 The first form answers like the model's tool_search: matches per query and one shared map of the
 matched tools. With --json every match also names its server and the tool's original name.
+--explain adds, per match, the query terms it matched, in which fields, what each contributed,
+the rewards on top, and any routing rule (from --config) that moved it.
 
 The second form reads a JSON Lines file with a "query" per line and writes one JSON line per query:
 {"query": ..., "matches": [{"name", "server", "tool", "score"}]} (for evaluations run elsewhere;
@@ -42,6 +45,27 @@ function readable(result: ToolSearchResult): string {
       const description = (record?.description ?? '').replace(/\s+/g, ' ').slice(0, 100);
       lines.push(`  ${index + 1}. ${name}  [${record?.source_name ?? ''}]  ${description}`);
     });
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function explanation(explain: readonly { query: string; matches: readonly HitExplanation[] }[]): string {
+  const lines: string[] = ['', 'why:'];
+  for (const group of explain) {
+    lines.push(`"${group.query}"`);
+    for (const match of group.matches) {
+      lines.push(
+        `  ${match.rank}. ${match.name}: ${match.why}${match.rules.length > 0 ? `; moved by ${match.rules.join(', ')}` : ''}`,
+      );
+      for (const term of match.terms) {
+        const fields = Object.entries(term.fields)
+          .map(([field, count]) => `${field}×${count}`)
+          .join(' ');
+        lines.push(
+          `       ${term.term.padEnd(16)} +${term.contribution.toFixed(3)}  (idf ${term.idf.toFixed(2)}; ${fields || 'no field'})`,
+        );
+      }
+    }
   }
   return `${lines.join('\n')}\n`;
 }
@@ -84,6 +108,7 @@ export const searchCommand: Command = {
         config: { type: 'string' },
         json: { type: 'boolean', default: false },
         'queries-file': { type: 'string' },
+        explain: { type: 'boolean', default: false },
       },
     });
     const { session, config } = sessionFromCatalogs(values.catalog ?? [], values.config, io);
@@ -102,11 +127,16 @@ export const searchCommand: Command = {
         `--limit must be at most ${config.max_search_limit} (max_search_limit); use --queries-file for deeper lists.`,
       );
     }
-    const outcome = handleToolSearch(session, { queries: positionals, ...(limit !== undefined ? { limit } : {}) });
+    const outcome = handleToolSearch(
+      session,
+      { queries: positionals, ...(limit !== undefined ? { limit } : {}) },
+      { explain: values.explain },
+    );
     if (!outcome.ok) throw new CliError(errorPayload(outcome.error)['error'] as string);
     const { result, details } = outcome;
     if (!values.json) {
       io.out(readable(result));
+      if (outcome.explain !== undefined) io.out(explanation(outcome.explain));
       return 0;
     }
     const enriched = {
@@ -119,7 +149,9 @@ export const searchCommand: Command = {
         })),
       })),
     };
-    io.out(`${JSON.stringify(enriched, null, 2)}\n`);
+    io.out(
+      `${JSON.stringify(outcome.explain !== undefined ? { ...enriched, explain: outcome.explain } : enriched, null, 2)}\n`,
+    );
     return 0;
   },
 };

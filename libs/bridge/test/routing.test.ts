@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { tool, toolset } from '@toolsearch/testing';
+import { confirmationRule, handleToolSearch, routedSearch } from '../src/index';
+import { sessionOf } from './bridge-fixture';
+
+const toolsets = [
+  toolset('support', [
+    tool('search_faq', 'Search the frequently asked questions about accounts and billing.', ['keyword']),
+    tool('search_refund_policy', 'Look up the rules for refunds, invoices and address changes.', ['keyword']),
+  ]),
+  toolset('billing', [
+    tool('void_invoice', 'Cancel an invoice that was issued by mistake.', ['id']),
+    tool('list_invoices', 'List the invoices of a customer.'),
+  ]),
+  toolset('shop', [tool('delete_order', 'Delete an order.'), tool('get_order', 'One order with its items.')]),
+];
+
+describe('routing rules', () => {
+  it("pins the rule's tools first for matching requests only", () => {
+    const session = sessionOf(toolsets, { routing: [{ when: 'money back|refund', tools: ['*refund*'], pin: true }] });
+    const routed = routedSearch(session, 'I want my money back', 3);
+    expect(routed.hits[0]).toMatchObject({ name: 'support__search_refund_policy', reason: 'rule' });
+    expect(routed.rules.get('support__search_refund_policy')?.[0]).toContain('routing[0] (pin');
+    expect(routedSearch(session, 'frequently asked questions', 1).hits[0]?.name).toBe('support__search_faq');
+  });
+
+  it('boosts tools of a server so they outrank close competitors', () => {
+    const plain = sessionOf(toolsets);
+    const boosted = sessionOf(toolsets, { routing: [{ tools: ['server:billing'], boost: 10 }] });
+    const query = 'rules for refunds invoices and address changes';
+    expect(routedSearch(plain, query, 1).hits[0]?.name).toBe('support__search_refund_policy');
+    expect(routedSearch(boosted, query, 1).hits[0]?.name).toMatch(/^billing__/);
+  });
+
+  it('finds the rule that requires confirmation for a tool', () => {
+    const session = sessionOf(toolsets, { routing: [{ tools: ['delete_*', 'server:billing'], confirm: true }] });
+    const byName = (name: string) => session.table.byName.get(name);
+    expect(confirmationRule(session.config.routing, byName('shop__delete_order')!)).toBeDefined();
+    expect(confirmationRule(session.config.routing, byName('billing__list_invoices')!)).toBeDefined();
+    expect(confirmationRule(session.config.routing, byName('shop__get_order')!)).toBeUndefined();
+  });
+});
+
+describe('search explanations', () => {
+  it('say which terms matched in which fields, what they added, and when a rule moved a tool', () => {
+    const session = sessionOf(toolsets, { routing: [{ tools: ['server:billing'], boost: 2 }] });
+    const outcome = handleToolSearch(session, { queries: ['cancel invoice'] }, { explain: true });
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    const [group] = outcome.explain ?? [];
+    const first = group?.matches[0];
+    expect(first).toMatchObject({ rank: 1, name: 'billing__void_invoice', reason: 'bm25' });
+    expect(first?.terms.map((term) => term.term)).toEqual(['cancel', 'invoic']);
+    expect(first?.terms[1]?.fields).toMatchObject({ name: 2, description: 1 });
+    expect(first?.rules).toEqual(['routing[0] (boost ×2)']);
+    expect(first?.why).toContain('matched cancel, invoic');
+    expect(handleToolSearch(session, { queries: ['cancel invoice'] })).not.toHaveProperty('explain');
+  });
+
+  it('say why an exact name and a name fallback came first', () => {
+    const session = sessionOf(toolsets);
+    const outcome = handleToolSearch(session, { queries: ['shop__get_order', 'oid_inv'] }, { explain: true });
+    if (!outcome.ok) throw new Error(outcome.error.message);
+    expect(outcome.explain?.[0]?.matches[0]?.why).toContain("exactly this tool's name");
+    expect(outcome.explain?.[1]?.matches[0]).toMatchObject({ name: 'billing__void_invoice', reason: 'substring' });
+  });
+});
