@@ -34,10 +34,14 @@ describe('routing rules', () => {
 
   it('finds the rule that requires confirmation for a tool', () => {
     const session = sessionOf(toolsets, { routing: [{ tools: ['delete_*', 'server:billing'], confirm: true }] });
-    const byName = (name: string) => session.table.byName.get(name);
-    expect(confirmationRule(session.config.routing, byName('shop__delete_order')!)).toBeDefined();
-    expect(confirmationRule(session.config.routing, byName('billing__list_invoices')!)).toBeDefined();
-    expect(confirmationRule(session.config.routing, byName('shop__get_order')!)).toBeUndefined();
+    const ruleFor = (name: string) => {
+      const found = session.table.byName.get(name);
+      if (found === undefined) throw new Error(`no tool ${name}`);
+      return confirmationRule(session.config.routing, found);
+    };
+    expect(ruleFor('shop__delete_order')).toBeDefined();
+    expect(ruleFor('billing__list_invoices')).toBeDefined();
+    expect(ruleFor('shop__get_order')).toBeUndefined();
   });
 });
 
