@@ -141,6 +141,18 @@ export function lintCatalog(tools: readonly SessionTool[], options: LintOptions 
   const engine = new SearchEngine(tools.map((tool) => toSearchDocument(tool)));
   const findings: Finding[] = [];
   const confusable = new Set<string>();
+  // Each tool searched with its own description's key words, once; pairs are judged both ways.
+  const selfHits = tools.map((tool) => {
+    const query = selfQuery(tool.definition.description.trim());
+    return { query, hits: query === '' ? [] : engine.search(query, Math.max(selfRank, 5)) };
+  });
+  /** Whether `other` comes close to `index` in `index`'s own search (at least half its score). */
+  const closeTo = (index: number, other: number): boolean => {
+    const { hits } = selfHits[index] ?? { hits: [] };
+    const own = hits.find((hit) => hit.index === index);
+    const theirs = hits.find((hit) => hit.index === other);
+    return theirs !== undefined && (own === undefined || theirs.score >= own.score * 0.5);
+  };
   tools.forEach((tool, index) => {
     const description = tool.definition.description.trim();
     // Chinese, Japanese and Korean characters carry about two Latin letters' worth each.
@@ -159,9 +171,8 @@ export function lintCatalog(tools: readonly SessionTool[], options: LintOptions 
       findings.push(
         finding('VAGUE_NAME', tool, `The name "${tool.originalName}" says nothing about what the tool is for.`),
       );
-    const query = selfQuery(description);
+    const { query, hits } = selfHits[index] ?? { query: '', hits: [] };
     if (query !== '') {
-      const hits = engine.search(query, Math.max(selfRank, 5));
       const rank = hits.findIndex((hit) => hit.index === index);
       if (rank < 0 || rank >= selfRank) {
         findings.push(
@@ -173,11 +184,12 @@ export function lintCatalog(tools: readonly SessionTool[], options: LintOptions 
           ),
         );
       }
-      const ownScore = rank >= 0 ? (hits[rank]?.score ?? 0) : 0;
       for (const hit of hits) {
         const other = tools[hit.index];
-        if (hit.index === index || other === undefined || (rank >= 0 && hit.score < ownScore * 0.5)) continue;
-        if (overlap(termsOf(tool), termsOf(other)) < 0.6) continue;
+        if (hit.index === index || other === undefined) continue;
+        // Confusable only when each one's own search finds the other close, and they share most words.
+        if (!closeTo(index, hit.index) || !closeTo(hit.index, index) || overlap(termsOf(tool), termsOf(other)) < 0.6)
+          continue;
         const pair = [tool.name, other.name].sort().join('\u0000');
         if (confusable.has(pair)) continue;
         confusable.add(pair);
