@@ -166,6 +166,8 @@ describe('toolCard', () => {
     const [card] = tableOf(refund).map(toolCard);
     expect(card).toMatchObject({
       name: 'support__search_refund_policy',
+      tool: 'search_refund_policy',
+      source: { kind: 'mcp', toolset: 'mcp-support', label: 'support' },
       what: '返金・請求書・住所変更といったアフターサービスの規定を調べる。',
       when: '注文のリアルタイムの状況確認には使わない。',
       arguments: [{ name: 'keyword', type: 'string', required: true, description: '調べたい語', example: '返金' }],
