@@ -1,8 +1,8 @@
-import { parseArgs } from 'node:util';
 import { assembleSession, isToolFormat, type AssemblyResult } from '@toolsearch/disclosure';
 import { isEncodingName, DEFAULT_ENCODING } from '@toolsearch/tokens';
 import { CliError } from '../cli-error';
 import { loadCatalogs, loadConfig, readInteger } from '../inputs';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 
@@ -37,18 +37,13 @@ export const assembleCommand: Command = {
   summary: 'show the tool array, tier and listing a session with these catalogs would get',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        catalog: { type: 'string', multiple: true },
-        context: { type: 'string' },
-        config: { type: 'string' },
-        encoding: { type: 'string' },
-        format: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
+    const { values, positionals } = parseCommandArgs(args, {
+      ...CATALOG_OPTION,
+      ...JSON_OPTION,
+      context: { type: 'string' },
+      config: { type: 'string' },
+      encoding: { type: 'string' },
+      format: { type: 'string' },
     });
     const contextTokens = readInteger('--context', values.context, 0, 100_000_000);
     if (contextTokens === undefined)

@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { ElasticlunrBaseline, SearchEngine, toSearchDocument, type SearchDocument } from '@toolsearch/search';
 import { CliError } from '../cli-error';
 import { loadQueries } from '../eval-input';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { catalogOf } from './eval.command';
@@ -85,16 +85,11 @@ export const benchCommand: Command = {
   summary: 'measure index build time, memory and query latency (with the elasticlunr baseline)',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        catalog: { type: 'string', multiple: true },
-        queries: { type: 'string', multiple: true },
-        limit: { type: 'string' },
-        json: { type: 'boolean', default: false },
-      },
+    const { values, positionals } = parseCommandArgs(args, {
+      ...CATALOG_OPTION,
+      ...JSON_OPTION,
+      queries: { type: 'string', multiple: true },
+      limit: { type: 'string' },
     });
     const limit = Number(values.limit ?? 5);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)

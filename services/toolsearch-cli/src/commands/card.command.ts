@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { formatCard, toolCard } from '@toolsearch/quality';
 import { lookupTool } from '@toolsearch/bridge';
 import { CliError } from '../cli-error';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
@@ -16,12 +16,7 @@ export const cardCommand: Command = {
   summary: 'show tool cards: what, when, arguments, returns, risk',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { catalog: { type: 'string', multiple: true }, json: { type: 'boolean', default: false } },
-    });
+    const { values, positionals } = parseCommandArgs(args, { ...CATALOG_OPTION, ...JSON_OPTION });
     if (positionals.length === 0)
       throw new CliError(
         'give at least one tool name, for example: toolsearch card --catalog tools.jsonl github__create_issue',

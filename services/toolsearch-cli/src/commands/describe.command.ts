@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import { handleToolDescribe } from '@toolsearch/bridge';
 import { CliError } from '../cli-error';
+import { CATALOG_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
@@ -14,12 +14,7 @@ export const describeCommand: Command = {
   summary: "show full schemas the way the model's tool_describe does",
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: { catalog: { type: 'string', multiple: true }, config: { type: 'string' } },
-    });
+    const { values, positionals } = parseCommandArgs(args, { ...CATALOG_OPTION, config: { type: 'string' } });
     if (positionals.length === 0)
       throw new CliError(
         'give at least one tool name, for example: toolsearch describe --catalog tools.jsonl github__create_issue',

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { buildSessionTools, defaultToolSearchConfig, type SessionTool } from '@toolsearch/catalog';
 import {
   DEFAULT_RANKING,
@@ -11,6 +10,7 @@ import {
 import { CliError } from '../cli-error';
 import { loadQueries } from '../eval-input';
 import { loadCatalogs } from '../inputs';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 
@@ -59,18 +59,13 @@ export const evalCommand: Command = {
   summary: 'measure retrieval quality on a query file (recall@k, MRR, nDCG, abstention)',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        catalog: { type: 'string', multiple: true },
-        queries: { type: 'string' },
-        k: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        'min-coverage': { type: 'string' },
-        'name-bonus': { type: 'string' },
-      },
+    const { values, positionals } = parseCommandArgs(args, {
+      ...CATALOG_OPTION,
+      ...JSON_OPTION,
+      queries: { type: 'string' },
+      k: { type: 'string' },
+      'min-coverage': { type: 'string' },
+      'name-bonus': { type: 'string' },
     });
     if (values.queries === undefined)
       throw new CliError('--queries is required: a JSON Lines file of queries with gold_ids.');

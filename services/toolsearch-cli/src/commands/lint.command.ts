@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util';
 import { LINT_CODES, lintCatalog, type LintReport } from '@toolsearch/quality';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
@@ -45,18 +45,13 @@ export const lintCommand: Command = {
   summary: 'lint catalogs for what hurts discovery, with fixes and server scores',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values } = parseArgs({
-      args,
-      allowPositionals: false,
-      strict: true,
-      options: {
-        catalog: { type: 'string', multiple: true },
-        json: { type: 'boolean', default: false },
-        limit: { type: 'string' },
-      },
+    const { values, positionals } = parseCommandArgs(args, {
+      ...CATALOG_OPTION,
+      ...JSON_OPTION,
+      limit: { type: 'string' },
     });
     const limit = Number(values.limit ?? 40);
-    const { session } = sessionFromCatalogs(values.catalog ?? [], undefined, io);
+    const { session } = sessionFromCatalogs([...(values.catalog ?? []), ...positionals], undefined, io);
     let lastDrawn = 0;
     const report = lintCatalog(session.table.deferred, {
       onProgress: (done, total) => {

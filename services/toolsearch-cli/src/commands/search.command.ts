@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { errorPayload, handleToolSearch, type BridgeSession, type ToolSearchResult } from '@toolsearch/bridge';
 import type { HitExplanation } from '@toolsearch/search';
 import { CliError } from '../cli-error';
 import { readInteger } from '../inputs';
+import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
@@ -98,18 +98,13 @@ export const searchCommand: Command = {
   summary: "search catalogs the way the model's tool_search does",
   usage: USAGE,
   run(args: string[], io: CliIo): number {
-    const { values, positionals } = parseArgs({
-      args,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        catalog: { type: 'string', multiple: true },
-        limit: { type: 'string' },
-        config: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        'queries-file': { type: 'string' },
-        explain: { type: 'boolean', default: false },
-      },
+    const { values, positionals } = parseCommandArgs(args, {
+      ...CATALOG_OPTION,
+      ...JSON_OPTION,
+      limit: { type: 'string' },
+      config: { type: 'string' },
+      'queries-file': { type: 'string' },
+      explain: { type: 'boolean', default: false },
     });
     const { session, config } = sessionFromCatalogs(values.catalog ?? [], values.config, io);
     const limit = readInteger('--limit', values.limit, 1, 1000);
