@@ -1,0 +1,207 @@
+/**
+ * Soak: mixed traffic across 100 tenants against one toolsearchd process, on loopback only,
+ * bounded in time and concurrency, stopping by itself. Reports throughput, latency percentiles
+ * per operation, errors and the daemon's resident memory over time (with its slope).
+ *
+ *   npm run soak -- [--minutes 10] [--concurrency 16] [--json]
+ *
+ * Mix: 45 % search, 30 % assemble, 10 % describe, 8 % open + close a session, 7 % toolset churn
+ * (a tenant's toolset replaced, which re-tiers its sessions). Dispatch and held calls are not part
+ * of the mix yet: the dispatch endpoint does not exist.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { connect } from 'nats';
+import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import { ToolsearchClient } from '@toolsearch/client';
+import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
+import { parseDaemonConfig } from '../src/config';
+import { cleanup } from '../test/harness';
+
+const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const QUERIES = [
+  'create an issue',
+  'send a message',
+  'search the web',
+  'weather forecast',
+  'read a file',
+  'list repositories',
+  'query a database',
+  'translate text',
+  'stock price',
+  'calendar event',
+];
+
+function rssMiB(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN).toFixed(2));
+}
+
+/** Least-squares slope of y over x. */
+function slope(points: readonly [number, number][]): number {
+  const n = points.length;
+  if (n < 2) return 0;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const num = points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0);
+  const den = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  return den === 0 ? 0 : num / den;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      minutes: { type: 'string', default: '1' },
+      concurrency: { type: 'string', default: '16' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const minutes = Math.min(60, Math.max(0.1, Number(values.minutes)));
+  const concurrency = Math.min(64, Math.max(1, Number(values.concurrency)));
+  if (!hasSharedData()) {
+    console.error(SHARED_DATA_SKIP_REASON);
+    process.exitCode = 2;
+    return;
+  }
+  const namespace = `soak-${randomUUID().slice(0, 8)}`;
+  const configPath = join(mkdtempSync(join(tmpdir(), 'toolsearchd-soak-')), 'config.json');
+  const config = {
+    nats: { url: NATS_URL },
+    redis: { url: REDIS_URL },
+    namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
+    log: { level: 'warn' },
+  };
+  writeFileSync(configPath, JSON.stringify(config));
+  const daemon: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  process.once('exit', () => daemon.kill('SIGKILL'));
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const parsed = parseCatalogFiles(
+      (['github', 'livemcpbench'] as const).map((name) => ({
+        source: name,
+        text: readFileSync(sharedDataPath(SHARED_CATALOGS[name]), 'utf8'),
+      })),
+    );
+    if (!parsed.ok) throw new Error(parsed.error.message);
+    const per = Math.ceil(parsed.toolsets.length / 20);
+    const catalogs: Toolset[][] = Array.from({ length: 20 }, (_, i) => parsed.toolsets.slice(i * per, (i + 1) * per));
+    const tenants = await Promise.all(
+      Array.from({ length: 100 }, async (_, i) => {
+        const client = new ToolsearchClient(nc, `${namespace}-t${i}`, { timeoutMs: 10_000 });
+        const catalog = catalogs[i % 20] ?? [];
+        for (const toolset of catalog) await client.putToolset(toolset);
+        const grant = { toolsets: catalog.map((t) => t.id) };
+        const sessions: string[] = [];
+        for (let s = 0; s < 10; s += 1)
+          sessions.push((await client.openSession({ grant, model: { contextLength: 128_000 } })).session.id);
+        return { client, catalog, grant, sessions };
+      }),
+    );
+    const latencies = new Map<string, number[]>();
+    let errors = 0;
+    let requests = 0;
+    const samples: [number, number][] = [];
+    const started = performance.now();
+    const deadline = started + minutes * 60_000;
+    const sampler = setInterval(
+      () => samples.push([(performance.now() - started) / 60_000, rssMiB(daemon.pid ?? 0)]),
+      5000,
+    );
+    let counter = 0;
+    const op = async () => {
+      const tenant = tenants[counter++ % tenants.length];
+      if (tenant === undefined) return;
+      const session = tenant.sessions[counter % tenant.sessions.length] ?? '';
+      const roll = counter % 100;
+      const timed = async (name: string, work: () => Promise<unknown>) => {
+        const t0 = performance.now();
+        try {
+          await work();
+          requests += 1;
+          const list = latencies.get(name) ?? [];
+          list.push(performance.now() - t0);
+          latencies.set(name, list);
+        } catch {
+          errors += 1;
+        }
+      };
+      if (roll < 45)
+        await timed('search', () => tenant.client.search(session, [QUERIES[counter % QUERIES.length] ?? 'x']));
+      else if (roll < 75) await timed('assemble', () => tenant.client.assemble(session));
+      else if (roll < 85) await timed('describe', () => tenant.client.describe(session, ['x__y']));
+      else if (roll < 93) {
+        await timed('open+close', async () => {
+          const { session: opened } = await tenant.client.openSession({
+            grant: tenant.grant,
+            model: { contextLength: 32_000 },
+          });
+          await tenant.client.closeSession(opened.id);
+        });
+      } else {
+        const toolset = tenant.catalog[counter % Math.max(tenant.catalog.length, 1)];
+        if (toolset !== undefined) {
+          await timed('toolset churn', () =>
+            tenant.client.putToolset({
+              ...toolset,
+              tools: counter % 2 === 0 ? toolset.tools : toolset.tools.slice(0, Math.max(1, toolset.tools.length - 1)),
+            }),
+          );
+        }
+      }
+    };
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < deadline) await op();
+      }),
+    );
+    clearInterval(sampler);
+    samples.push([(performance.now() - started) / 60_000, rssMiB(daemon.pid ?? 0)]);
+    const elapsed = (performance.now() - started) / 1000;
+    const half = samples.filter(([minute]) => minute >= minutes / 2);
+    const report = {
+      date: new Date().toISOString(),
+      minutes,
+      concurrency,
+      tenants: tenants.length,
+      sessions: tenants.length * 10,
+      requests,
+      errors,
+      throughput_rps: Math.round(requests / elapsed),
+      latency_ms: Object.fromEntries(
+        [...latencies].map(([name, list]) => {
+          const sorted = [...list].sort((a, b) => a - b);
+          return [name, { count: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99) }];
+        }),
+      ),
+      rss_mib: {
+        first: samples[0]?.[1],
+        last: samples[samples.length - 1]?.[1],
+        max: Math.max(...samples.map(([, y]) => y)),
+      },
+      rss_slope_mib_per_min_second_half: Number(slope(half).toFixed(2)),
+      rss_samples: samples.map(([minute, mib]) => [Number(minute.toFixed(2)), mib]),
+    };
+    console.log(values.json ? JSON.stringify(report, null, 2) : report);
+  } finally {
+    await nc.close();
+    daemon.kill('SIGTERM');
+    await new Promise((resolve) => daemon.once('exit', resolve));
+    await cleanup(parseDaemonConfig(config));
+  }
+}
+
+await main();
