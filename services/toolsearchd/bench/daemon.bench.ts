@@ -68,17 +68,41 @@ function loadToolsets(): Toolset[] {
   return parsed.toolsets;
 }
 
-async function searchThroughput(nc: NatsConnection, tenant: string, toolsets: Toolset[], seconds: number) {
+/** Short keyword queries like the ones the bridge asks models to write: a tool's own name words. */
+function keywordQueries(toolsets: Toolset[]): string[] {
+  const names = toolsets.flatMap((toolset) => toolset.tools.map((tool) => tool.name));
+  const step = Math.max(1, Math.floor(names.length / 700));
+  return names
+    .filter((_, index) => index % step === 0)
+    .map((name) =>
+      name
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .replace(/[^A-Za-z0-9]+/g, ' ')
+        .trim()
+        .toLowerCase(),
+    )
+    .filter((q) => q !== '');
+}
+
+async function searchThroughput(
+  nc: NatsConnection,
+  tenant: string,
+  toolsets: Toolset[],
+  seconds: number,
+  keywords: boolean,
+) {
   const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
   for (const toolset of toolsets) await client.putToolset(toolset);
   const { session } = await client.openSession({
     grant: { toolsets: toolsets.map((t) => t.id) },
     model: { contextLength: 200_000 },
   });
-  const queries = (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
-    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
-    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
-  });
+  const queries = keywords
+    ? keywordQueries(toolsets)
+    : (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
+        const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
+        return parsed.ok ? parsed.queries.map((q) => q.query) : [];
+      });
   for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
   const latencies: number[] = [];
   let errors = 0;
@@ -108,6 +132,7 @@ async function searchThroughput(nc: NatsConnection, tenant: string, toolsets: To
   latencies.sort((a, b) => a - b);
   return {
     tools: toolsets.reduce((sum, t) => sum + t.tools.length, 0),
+    queries: keywords ? 'keyword queries from tool names' : 'the public query sets (long requests)',
     concurrency: 32,
     requests: latencies.length,
     errors,
@@ -201,7 +226,8 @@ async function main(): Promise<void> {
   process.once('exit', () => daemon.kill('SIGKILL'));
   try {
     const toolsets = loadToolsets();
-    const search = await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds));
+    const search = await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false);
+    const searchKeywords = await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true);
     const fan = await fanOut(nc, `fan-${namespace}`, 1000);
     // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
     daemon.kill('SIGTERM');
@@ -223,7 +249,13 @@ async function main(): Promise<void> {
         }),
       );
     }
-    const report = { date: new Date().toISOString(), search, fan_out: fan, memory: mem };
+    const report = {
+      date: new Date().toISOString(),
+      search,
+      search_keywords: searchKeywords,
+      fan_out: fan,
+      memory: mem,
+    };
     console.log(values.json ? JSON.stringify(report, null, 2) : report);
   } finally {
     await nc.close();
