@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { connect, JSONCodec, type Msg, type NatsConnection, type Service } from 'nats';
+import { connect, JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
 import { createActor, type ActorRefFrom } from 'xstate';
 import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
@@ -12,65 +12,30 @@ import {
   errorReply,
   EVENTS,
   OpenSessionRequestSchema,
-  parseSubject,
   SearchRequestSchema,
   SessionIdSchema,
   subject,
   subjectPattern,
-  TenantIdSchema,
   McpAttachRequestSchema,
   McpDetachRequestSchema,
   ToolsetDeleteRequestSchema,
   ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
   type EndpointDescriptor,
-  type SubjectParams,
 } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
 import { exceedsParent, narrowGrant } from './grant';
 import { ToolsetRegistry, type RegistryChange } from './registry.adapter';
 import { sessionMachine, tenantMachine } from './session.machine';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
-import { McpPool, McpUnreachableError, type McpServerConfig } from './mcp-pool.adapter';
+import { McpPool, type McpServerConfig } from './mcp-pool.adapter';
+import { parse, RequestError, serveRequest, type Handler } from './serve-request';
 import { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
 
 /** Replica-to-replica: these sessions changed or closed; drop cached copies. */
 const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
-
-/** A request the caller got wrong, or a state it asked about that does not exist. */
-class RequestError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-type Handler = (params: SubjectParams & { tenant: string }, payload: unknown) => Promise<unknown>;
-
-function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
-  return `${where}${issue?.message ?? 'invalid request'}`;
-}
-
-function parse<T>(
-  schema: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true; data: T }
-      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
-  },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, firstIssue(result.error));
-  return result.data;
-}
 
 /**
  * toolsearchd: the composition root. Connects to NATS and Redis, follows the toolset registry,
@@ -175,7 +140,10 @@ export class Daemon {
         subject: subjectPattern(endpoint.template),
         handler: (error, message) => {
           if (error) return;
-          void this.#serve(endpoint, handler, message);
+          void serveRequest(endpoint, handler, message, {
+            maxPayloadBytes: this.#config.limits.maxPayloadBytes,
+            log: this.#log,
+          });
         },
         metadata: { purpose: endpoint.purpose, implemented: String(served.has(endpoint.name)) },
       });
@@ -194,54 +162,6 @@ export class Daemon {
         ?.resume()
         .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not resume the registry watch'));
     }
-  }
-
-  async #serve(endpoint: EndpointDescriptor, handler: Handler, message: Msg): Promise<void> {
-    let reply: unknown;
-    try {
-      if (message.data.length > this.#config.limits.maxPayloadBytes) {
-        throw new RequestError(
-          WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
-          `the payload is ${message.data.length} bytes; at most ${this.#config.limits.maxPayloadBytes} are accepted.`,
-        );
-      }
-      const params = parseSubject(endpoint.template, message.subject);
-      if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {
-        throw new RequestError(
-          WIRE_ERROR_CODES.BAD_REQUEST,
-          'the tenant id in the subject is not valid (1–63 of a-z, 0-9 and -).',
-        );
-      }
-      let body: unknown = {};
-      if (message.data.length > 0) {
-        try {
-          body = codec.decode(message.data);
-        } catch {
-          throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, 'the payload is not valid JSON.');
-        }
-      }
-      reply = await handler(params as SubjectParams & { tenant: string }, body);
-    } catch (error) {
-      if (error instanceof RequestError) reply = errorReply(error.code, error.message);
-      else if (error instanceof McpUnreachableError)
-        reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
-      else if (this.#isStoreDown(error))
-        reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
-      else {
-        this.#log.error({ err: (error as Error).message, endpoint: endpoint.name }, 'request failed');
-        reply = errorReply(WIRE_ERROR_CODES.INTERNAL, 'the daemon failed to answer this request; it has been logged.');
-      }
-    }
-    try {
-      message.respond(codec.encode(reply));
-    } catch (error) {
-      this.#log.warn({ err: (error as Error).message }, 'could not send a reply');
-    }
-  }
-
-  #isStoreDown(error: unknown): boolean {
-    const text = (error as Error | undefined)?.message ?? '';
-    return /Stream isn't writeable|ECONNREFUSED|Connection is closed|enableOfflineQueue|TIMEOUT/i.test(text);
   }
 
   get #required() {

@@ -1,0 +1,105 @@
+import { JSONCodec, type Msg } from 'nats';
+import type { Logger } from 'pino';
+import {
+  errorReply,
+  parseSubject,
+  TenantIdSchema,
+  WIRE_ERROR_CODES,
+  type EndpointDescriptor,
+  type SubjectParams,
+} from '@toolsearch/proto';
+import { McpUnreachableError } from './mcp-pool.adapter';
+
+const codec = JSONCodec<unknown>();
+
+/** A request the caller got wrong, or a state it asked about that does not exist. */
+export class RequestError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** An endpoint's handler: the subject's tokens (tenant validated) and the decoded payload. */
+export type Handler = (params: SubjectParams & { tenant: string }, payload: unknown) => Promise<unknown>;
+
+function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0];
+  const where = issue && issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ` : '';
+  return `${where}${issue?.message ?? 'invalid request'}`;
+}
+
+/** Validates a payload against a contract schema; a mismatch is the caller's `BAD_REQUEST`. */
+export function parse<T>(
+  schema: {
+    safeParse(
+      value: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  },
+  value: unknown,
+): T {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, firstIssue(result.error));
+  return result.data;
+}
+
+function isStoreDown(error: unknown): boolean {
+  const text = (error as Error | undefined)?.message ?? '';
+  return /Stream isn't writeable|ECONNREFUSED|Connection is closed|enableOfflineQueue|TIMEOUT/i.test(text);
+}
+
+/**
+ * Answers one request at the edge: size limit, tenant token, JSON, then the handler. Every
+ * outcome is a reply — the caller's mistakes with their code, a store that is down as
+ * `UNAVAILABLE`, anything else as `INTERNAL` (logged) — and nothing escapes to the process.
+ */
+export async function serveRequest(
+  endpoint: EndpointDescriptor,
+  handler: Handler,
+  message: Msg,
+  options: { maxPayloadBytes: number; log: Logger },
+): Promise<void> {
+  let reply: unknown;
+  try {
+    if (message.data.length > options.maxPayloadBytes) {
+      throw new RequestError(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        `the payload is ${message.data.length} bytes; at most ${options.maxPayloadBytes} are accepted.`,
+      );
+    }
+    const params = parseSubject(endpoint.template, message.subject);
+    if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {
+      throw new RequestError(
+        WIRE_ERROR_CODES.BAD_REQUEST,
+        'the tenant id in the subject is not valid (1–63 of a-z, 0-9 and -).',
+      );
+    }
+    let body: unknown = {};
+    if (message.data.length > 0) {
+      try {
+        body = codec.decode(message.data);
+      } catch {
+        throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, 'the payload is not valid JSON.');
+      }
+    }
+    reply = await handler(params as SubjectParams & { tenant: string }, body);
+  } catch (error) {
+    if (error instanceof RequestError) reply = errorReply(error.code, error.message);
+    else if (error instanceof McpUnreachableError) reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
+    else if (isStoreDown(error))
+      reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
+    else {
+      options.log.error({ err: (error as Error).message, endpoint: endpoint.name }, 'request failed');
+      reply = errorReply(WIRE_ERROR_CODES.INTERNAL, 'the daemon failed to answer this request; it has been logged.');
+    }
+  }
+  try {
+    message.respond(codec.encode(reply));
+  } catch (error) {
+    options.log.warn({ err: (error as Error).message }, 'could not send a reply');
+  }
+}
