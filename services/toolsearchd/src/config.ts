@@ -27,7 +27,11 @@ export const DaemonConfigSchema = z
           .string()
           .regex(/^[A-Za-z0-9:_{}-]+$/)
           .default('toolsearch:'),
-        /** Queue group shared by the replicas of one deployment. */
+        /**
+         * Queue group shared by the replicas of one deployment. It is not an isolation boundary:
+         * daemons with other queue groups on the same NATS also answer the v1 subjects, so run one
+         * deployment per NATS account (or cluster).
+         */
         queue: z
           .string()
           .regex(/^[A-Za-z0-9_-]+$/)
