@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coreToolset, tool, toolset } from '@toolsearch/testing';
+import { coreToolset, hostileJson, hostileStrings, tool, toolset } from '@toolsearch/testing';
 import { handleToolCall, handleToolDescribe, handleToolSearch, planTurn } from '../src/index';
 import { sessionOf } from './bridge-fixture';
 
@@ -23,41 +23,8 @@ const session = sessionOf([
 
 // Hostile values: random JSON, huge strings, deep nesting, prototype keys, special-token text,
 // lone surrogates, wrong types.
-const hostileString = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'grapheme', maxLength: 50 }),
-  fc.constantFrom(
-    '<|endoftext|>',
-    '\ud800',
-    '__proto__',
-    'constructor',
-    'tool_call',
-    'github__create_issue',
-    '',
-    '   ',
-    '{"calls":',
-  ),
-  fc.string({ minLength: 5000, maxLength: 20000 }),
-);
-const hostile = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: 'small' },
-    hostileString,
-    fc.integer(),
-    fc.double(),
-    fc.boolean(),
-    fc.constant(null),
-    fc.array(tie('value'), { maxLength: 40 }),
-    fc.dictionary(
-      fc.oneof(
-        hostileString,
-        fc.constantFrom('__proto__', 'constructor', 'queries', 'names', 'calls', 'name', 'arguments', 'limit'),
-      ),
-      tie('value'),
-      { maxKeys: 8 },
-    ),
-  ),
-})).value;
+const hostileString = hostileStrings(['tool_call', 'github__create_issue', '{"calls":'], 20_000);
+const hostile = hostileJson(hostileString, ['queries', 'names', 'calls', 'name', 'arguments', 'limit'], 40);
 
 function structured(outcome: { ok: boolean; error?: { code: string; message: string } }): void {
   if (!outcome.ok) {

@@ -11,3 +11,4 @@ export {
 } from './shared-data';
 export type { SharedCatalogName } from './shared-data';
 export { tool, toolset, coreToolset, bigServer } from './fixtures';
+export { hostileStrings, hostileJson } from './hostile-input';

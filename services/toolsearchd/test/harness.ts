@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
 import { pino } from 'pino';
@@ -118,4 +120,23 @@ export function daemonFixture(overrides: Record<string, unknown> = {}) {
       await cleanup(config);
     },
   };
+}
+
+/** A TCP port nothing listens on right now (for servers a test starts itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** Resolves when a child process has exited (at once if it already has). */
+export function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }

@@ -1,24 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect, type NatsConnection } from 'nats';
+import { freePort } from './harness';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CONF = fileURLToPath(new URL('../../../infra/nats.conf', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
 
 /** Resolves with the first permissions violation the server reports on this connection. */
 async function violation(nc: NatsConnection, act: () => void): Promise<string | undefined> {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
@@ -8,18 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ToolsetSchema } from '@toolsearch/catalog';
 import type { TierEvent } from '@toolsearch/proto';
-import { cleanup, collect, startDaemon, tenantId, testConfig } from './harness';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
-    });
-  });
-}
+import { cleanup, collect, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
 
 /** A NATS server of this test's own (never the shared one), with JetStream on a temporary folder. */
 function startNats(port: number, storeDir: string): ChildProcess {
@@ -66,7 +54,7 @@ describe('a NATS restart', () => {
 
       // Hard stop, then the same server again on the same port and store.
       servers[0]?.kill('SIGKILL');
-      await new Promise((resolve) => servers[0]?.once('exit', resolve));
+      if (servers[0] !== undefined) await exited(servers[0]);
       await expect(api.assemble(session.id)).rejects.toBeDefined();
       servers.push(startNats(port, storeDir));
 

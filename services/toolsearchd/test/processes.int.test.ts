@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, clientFor, tenantId, testConfig } from './harness';
+import { cleanup, clientFor, exited, tenantId, testConfig } from './harness';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -23,12 +23,6 @@ function daemonProcess(configPath: string): Promise<ChildProcess> {
     });
     child.once('exit', (code) => reject(new Error(`toolsearchd exited with ${code}`)));
   });
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 describe('toolsearchd processes', () => {
