@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import * as schemas from './schemas';
+import * as dispatch from './dispatch';
 
 /** The prefix of every v1 subject. */
 export const SUBJECT_PREFIX = 'toolsearch.v1';
@@ -65,10 +66,9 @@ export const ENDPOINTS = {
   sessionsDispatch: endpoint(
     'sessions.dispatch',
     '{tenant}.sessions.{session}.dispatch',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
+    dispatch.DispatchRequestSchema,
+    dispatch.DispatchReplySchema,
     "Execute one turn's tool calls; held calls come back pending_approval.",
-    false,
   ),
   sessionsClose: endpoint(
     'sessions.close',
@@ -80,10 +80,9 @@ export const ENDPOINTS = {
   subagentsSpawn: endpoint(
     'subagents.spawn',
     '{tenant}.subagents.spawn',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
+    dispatch.SpawnRequestSchema,
+    dispatch.SpawnReplySchema,
     'A child session with a narrowed grant and a queued job.',
-    false,
   ),
   toolsetsPut: endpoint(
     'toolsets.put',
@@ -102,34 +101,37 @@ export const ENDPOINTS = {
   mcpAttach: endpoint(
     'mcp.attach',
     '{tenant}.mcp.attach',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
+    schemas.McpAttachRequestSchema,
+    schemas.McpAttachReplySchema,
     'Connect an MCP server for the tenant.',
-    false,
   ),
   mcpDetach: endpoint(
     'mcp.detach',
     '{tenant}.mcp.detach',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
+    schemas.McpDetachRequestSchema,
+    schemas.McpDetachReplySchema,
     'Disconnect an MCP server.',
-    false,
   ),
   approvalsList: endpoint(
     'approvals.list',
     '{tenant}.approvals.list',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
-    'Pending approvals of the tenant.',
-    false,
+    dispatch.ApprovalsListRequestSchema,
+    dispatch.ApprovalsListReplySchema,
+    'Held calls of the tenant waiting for a decision.',
   ),
   approvalsDecide: endpoint(
     'approvals.decide',
     '{tenant}.approvals.{id}.decide',
-    schemas.PendingRequestSchema,
-    schemas.PendingReplySchema,
-    'Approve or deny a held call.',
-    false,
+    dispatch.ApprovalDecideRequestSchema,
+    dispatch.ApprovalDecideReplySchema,
+    'Approve or deny a held call (approver identities only).',
+  ),
+  approvalsGet: endpoint(
+    'approvals.get',
+    '{tenant}.approvals.{id}.get',
+    dispatch.ApprovalGetRequestSchema,
+    dispatch.ApprovalGetReplySchema,
+    'One held call with its decision and, once it ran, its stored result.',
   ),
 } as const;
 export type EndpointName = keyof typeof ENDPOINTS;
@@ -146,6 +148,28 @@ export const EVENTS = {
     schema: schemas.TierEventSchema,
     purpose: "The session's tier or listing changed.",
   },
+  sessionActivity: {
+    template: `${SUBJECT_PREFIX}.{tenant}.sessions.{session}.evt.activity`,
+    schema: dispatch.ActivityEventSchema,
+    purpose: 'A call started or finished (under the real tool name).',
+  },
+  sessionResult: {
+    template: `${SUBJECT_PREFIX}.{tenant}.sessions.{session}.evt.result`,
+    schema: dispatch.ResultEventSchema,
+    purpose: 'A held call finished after its decision.',
+  },
+} as const;
+
+/**
+ * Served by a toolset's owner, not by the daemon: the daemon asks here to run a plugin or core
+ * tool (a gateway serves `exec.core`, a plugin its own toolset id). MCP toolsets are served by
+ * the replica that holds the server's connection.
+ */
+export const EXEC = {
+  template: `${SUBJECT_PREFIX}.{tenant}.exec.{toolset}`,
+  request: dispatch.ExecRequestSchema,
+  reply: dispatch.ExecReplySchema,
+  purpose: 'Run one plugin, core or MCP tool for a session (served by the toolset owner).',
 } as const;
 
 /** Fills a subject template. Tokens must already be valid (tenant and session ids are). */

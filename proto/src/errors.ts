@@ -24,6 +24,12 @@ export const WIRE_ERROR_CODES = {
   UNAVAILABLE: 'UNAVAILABLE',
   /** The subject is part of the contract but this daemon version does not serve it yet. */
   NOT_IMPLEMENTED: 'NOT_IMPLEMENTED',
+  /** No held call with this id for this tenant. */
+  APPROVAL_NOT_FOUND: 'APPROVAL_NOT_FOUND',
+  /** The held call was already decided (or expired); the first decision stands. */
+  ALREADY_DECIDED: 'ALREADY_DECIDED',
+  /** The decision names another tool or argument digest than the held call: nothing was decided. */
+  DECISION_MISMATCH: 'DECISION_MISMATCH',
   /** Our fault: an unexpected failure inside the daemon. */
   INTERNAL: 'INTERNAL',
 } as const;
@@ -55,3 +61,32 @@ export class ToolsearchWireError extends Error {
     this.details = error.details;
   }
 }
+
+/**
+ * Codes of a call's result envelope (`{ ok, data, error }`), besides the bridge's own codes
+ * (UNKNOWN_TOOL, NOT_IN_SESSION, INVALID_ARGUMENTS, …). They are what the model reads.
+ */
+export const CALL_ERROR_CODES = {
+  /** Held for a human decision; the result arrives later as `evt.result`. */
+  PENDING_APPROVAL: 'PENDING_APPROVAL',
+  /** An approver said no. */
+  DENIED: 'DENIED',
+  /** Nobody decided in time; held calls fail closed. */
+  EXPIRED: 'EXPIRED',
+  /** The tenant's policy does not allow this tool. */
+  BLOCKED_BY_POLICY: 'BLOCKED_BY_POLICY',
+  /** A pre-call hook refused the call. */
+  BLOCKED_BY_HOOK: 'BLOCKED_BY_HOOK',
+  /** Too many calls in the current window (tenant, session or tool). */
+  RATE_LIMITED: 'RATE_LIMITED',
+  /** Nobody serves the tool's toolset right now. */
+  NO_EXECUTOR: 'NO_EXECUTOR',
+  /** The tool did not answer in time. */
+  TIMEOUT: 'TIMEOUT',
+  /** The tool ran and reported a failure. */
+  TOOL_ERROR: 'TOOL_ERROR',
+  /** The process running an approved call died mid-call; it is not run again (it may have had effects). */
+  INTERRUPTED: 'INTERRUPTED',
+  /** The session closed, or the tool left its grant, before an approved call could run. */
+  SESSION_GONE: 'SESSION_GONE',
+} as const;

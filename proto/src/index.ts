@@ -1,4 +1,11 @@
-export { WIRE_ERROR_CODES, WireErrorSchema, ErrorReplySchema, errorReply, ToolsearchWireError } from './errors';
+export {
+  WIRE_ERROR_CODES,
+  CALL_ERROR_CODES,
+  WireErrorSchema,
+  ErrorReplySchema,
+  errorReply,
+  ToolsearchWireError,
+} from './errors';
 export type { WireErrorCode, WireError, ErrorReply } from './errors';
 export {
   TenantIdSchema,
@@ -43,6 +50,45 @@ export type {
   ToolsetChangedEvent,
   TierEvent,
 } from './schemas';
-export { SUBJECT_PREFIX, ENDPOINTS, EVENTS, subject, subjectPattern, parseSubject } from './endpoints';
+export { SUBJECT_PREFIX, ENDPOINTS, EVENTS, EXEC, subject, subjectPattern, parseSubject } from './endpoints';
 export type { EndpointDescriptor, EndpointName, SubjectParams } from './endpoints';
 export { contractJsonSchema } from './json-schema';
+export {
+  ApprovalIdSchema,
+  CallErrorSchema,
+  CallEnvelopeSchema,
+  TurnCallSchema,
+  DispatchRequestSchema,
+  DispatchResultSchema,
+  DispatchReplySchema,
+  ExecRequestSchema,
+  ExecReplySchema,
+  ApprovalStateSchema,
+  ApprovalSchema,
+  ApprovalsListRequestSchema,
+  ApprovalsListReplySchema,
+  ApprovalDecideRequestSchema,
+  ApprovalDecideReplySchema,
+  ApprovalGetRequestSchema,
+  ApprovalGetReplySchema,
+  ResultEventSchema,
+  ActivityEventSchema,
+  WorkerRoleSchema,
+  SpawnRequestSchema,
+  SpawnReplySchema,
+  WorkerJobSchema,
+  workerQueueName,
+} from './dispatch';
+export type {
+  CallEnvelope,
+  DispatchRequest,
+  DispatchResult,
+  ExecRequest,
+  ExecReply,
+  Approval,
+  ApprovalDecideRequest,
+  ResultEvent,
+  ActivityEvent,
+  SpawnRequest,
+  WorkerJob,
+} from './dispatch';

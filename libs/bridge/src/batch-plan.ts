@@ -2,7 +2,7 @@ import { checkArguments } from './argument-validation';
 import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
 import { isKnownElsewhere, lookupTool, similarNames, type BridgeSession } from './bridge-session';
 import { readArgumentsObject } from './list-argument';
-import { handleToolCall, type UnwrappedCall } from './tool-call.handler';
+import { normalizeCallEntries, resolveCallEntry, type UnwrappedCall } from './tool-call.handler';
 import { notInSessionMessage } from './tool-describe.handler';
 
 /** One tool call of a model turn, as the model emitted it. */
@@ -27,6 +27,8 @@ export type PlannedStep =
       readonly callId: string;
       readonly entryIndex: number | null;
       readonly error: BridgeError;
+      /** The tool name the call asked for, when it got that far (for audit records). */
+      readonly attempted?: string;
     };
 
 /** Steps run together (`parallel`) or one after another (`sequential`), in plan order. */
@@ -44,7 +46,7 @@ function directStep(session: BridgeSession, call: TurnCall): PlannedStep {
           BRIDGE_ERROR_CODES.UNKNOWN_TOOL,
           `'${call.name}' is not a tool of this session.${similarNames(session, call.name).length > 0 ? ` Did you mean ${similarNames(session, call.name).join(', ')}?` : ''}`,
         );
-    return { kind: 'error', callId: call.id, entryIndex: null, error };
+    return { kind: 'error', callId: call.id, entryIndex: null, error, attempted: call.name };
   }
   const args = readArgumentsObject(call.arguments);
   if (args === undefined) {
@@ -79,13 +81,14 @@ export function stepsOf(session: BridgeSession, call: TurnCall): PlannedStep[] {
     return [{ kind: 'lookup', callId: call.id, name: call.name, arguments: call.arguments }];
   }
   if (call.name !== 'tool_call') return [directStep(session, call)];
-  const outcome = handleToolCall(session, call.arguments);
-  if (!outcome.ok) return [{ kind: 'error', callId: call.id, entryIndex: null, error: outcome.error }];
-  return outcome.entries.map((entry, index) =>
-    entry.ok
-      ? { kind: 'tool', callId: call.id, entryIndex: index, call: entry.call }
-      : { kind: 'error', callId: call.id, entryIndex: index, error: entry.error },
-  );
+  const normalized = normalizeCallEntries(call.arguments);
+  if (!normalized.ok) return [{ kind: 'error', callId: call.id, entryIndex: null, error: normalized.error }];
+  return normalized.entries.map((entry, index) => {
+    const outcome = resolveCallEntry(session, entry);
+    return outcome.ok
+      ? { kind: 'tool', callId: call.id, entryIndex: index, call: outcome.call }
+      : { kind: 'error', callId: call.id, entryIndex: index, error: outcome.error, attempted: entry.name };
+  });
 }
 
 /**

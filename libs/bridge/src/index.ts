@@ -30,3 +30,5 @@ export type { ArgumentCheck, ArgumentProblem } from './argument-validation';
 export { planTurn, stepsOf, isParallelSafe, runsFullyParallel } from './batch-plan';
 export type { TurnCall, PlannedStep, Segment } from './batch-plan';
 export { routedSearch, matchesToolPattern, confirmationRule } from './routing';
+export { DEFAULT_CALL_POLICY, guardrailVerdict, approvalReason, canonicalJson, argumentsDigest } from './call-policy';
+export type { CallPolicy, GuardrailVerdict } from './call-policy';

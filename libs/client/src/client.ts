@@ -7,6 +7,13 @@ import {
   subject,
   TierEventSchema,
   ToolsetChangedEventSchema,
+  ActivityEventSchema,
+  ResultEventSchema,
+  type ActivityEvent,
+  type ApprovalDecideRequest,
+  type DispatchRequest,
+  type ResultEvent,
+  type SpawnRequest,
   ToolsearchWireError,
   type EndpointDescriptor,
   type OpenSessionRequest,
@@ -86,6 +93,53 @@ export class ToolsearchClient {
 
   deleteToolset(id: string) {
     return this.call(ENDPOINTS.toolsetsDelete, { id });
+  }
+
+  /** Runs one turn's tool calls; results come back in call order. */
+  dispatch(session: string, calls: DispatchRequest['calls'], options: { waitMs?: number } = {}) {
+    return this.call(
+      ENDPOINTS.sessionsDispatch,
+      { calls, ...(options.waitMs !== undefined ? { wait_ms: options.waitMs } : {}) },
+      { session },
+    );
+  }
+
+  /** A child session within the parent's grant, plus a queued job for a worker. */
+  spawn(request: SpawnRequest) {
+    return this.call(ENDPOINTS.subagentsSpawn, request);
+  }
+
+  listApprovals(filter: { session?: string; tool?: string; limit?: number } = {}) {
+    return this.call(ENDPOINTS.approvalsList, filter);
+  }
+
+  decide(id: string, decision: ApprovalDecideRequest) {
+    return this.call(ENDPOINTS.approvalsDecide, decision, { id });
+  }
+
+  getApproval(id: string) {
+    return this.call(ENDPOINTS.approvalsGet, {}, { id });
+  }
+
+  /** Calls `onEvent` when a held call of the session finished (`*`: any session). */
+  onResult(session: string, onEvent: (event: ResultEvent) => void): Subscription {
+    return this.#subscribe(this.#sessionEvent(EVENTS.sessionResult.template, session), (data) =>
+      onEvent(ResultEventSchema.parse(data)),
+    );
+  }
+
+  /** Calls `onEvent` for every start and finish of a call of the session (`*`: any session). */
+  onActivity(session: string, onEvent: (event: ActivityEvent) => void): Subscription {
+    return this.#subscribe(this.#sessionEvent(EVENTS.sessionActivity.template, session), (data) =>
+      onEvent(ActivityEventSchema.parse(data)),
+    );
+  }
+
+  #sessionEvent(template: string, session: string): string {
+    return subject(template, { tenant: this.tenant, session: session === '*' ? 'ANY' : session }).replace(
+      '.ANY.',
+      '.*.',
+    );
   }
 
   /** Calls `onEvent` for every tier event of a session (or of every session with `*`). */

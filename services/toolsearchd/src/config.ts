@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { McpAttachRequestSchema } from '@toolsearch/proto';
+import { TenantPolicySchema } from './policy-config';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
@@ -63,6 +64,23 @@ export const DaemonConfigSchema = z
       })
       .strict()
       .default({ allowedCommands: [] }),
+    dispatch: z
+      .object({
+        /** Calls of one parallel segment that run at the same time. */
+        concurrency: z.number().int().min(1).max(256).default(8),
+        /** A call that has not finished after this long fails with TIMEOUT. */
+        timeoutMs: z.number().int().min(10).max(3_600_000).default(30_000),
+        /** Extra attempts when a read-only or idempotent tool's executor cannot be reached. */
+        retries: z.number().int().min(0).max(5).default(1),
+        /** Entries kept in each tenant's audit stream (older ones are trimmed). */
+        auditMaxLen: z.number().int().min(100).max(100_000_000).default(100_000),
+        /** Held calls being run at the same time by one replica. */
+        approvalConcurrency: z.number().int().min(1).max(1024).default(16),
+      })
+      .strict()
+      .prefault({}),
+    /** The policy of every tenant without one of its own under `tenants.<id>.policy`. */
+    policy: TenantPolicySchema.prefault({}),
     log: z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
@@ -76,6 +94,8 @@ export const DaemonConfigSchema = z
             catalogs: z.array(z.string().min(1)).default([]),
             /** MCP servers the operator attaches at start (not limited by mcp.allowedCommands). */
             mcp: z.array(McpAttachRequestSchema).default([]),
+            /** This tenant's policy (replaces the top-level `policy` as a whole). */
+            policy: TenantPolicySchema.optional(),
           })
           .strict(),
       )

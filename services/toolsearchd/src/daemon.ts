@@ -18,6 +18,7 @@ import {
   subjectPattern,
   McpAttachRequestSchema,
   McpDetachRequestSchema,
+  SpawnRequestSchema,
   ToolsetDeleteRequestSchema,
   ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
@@ -31,6 +32,8 @@ import { SessionStore, type SessionDescriptor } from './session-store.adapter';
 import { McpPool, type McpServerConfig } from './mcp-pool.adapter';
 import { parse, RequestError, serveRequest, type Handler } from './serve-request';
 import { SurfaceBuilder } from './surface';
+import { DispatchService } from './dispatch/dispatch-service';
+import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
 
 const codec = JSONCodec<unknown>();
 
@@ -52,6 +55,8 @@ export class Daemon {
   #store: SessionStore | undefined;
   #service: Service | undefined;
   #mcp: McpPool | undefined;
+  #dispatch: DispatchService | undefined;
+  readonly #hooks: readonly DispatchHooks[];
   readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
   /** Sessions held in memory on this replica, least recently used first (`tenant\u0000id`). */
   readonly #recent = new Map<string, SessionDescriptor>();
@@ -59,9 +64,15 @@ export class Daemon {
 
   constructor(
     config: DaemonConfig,
-    options: { logger?: Logger; env?: Readonly<Record<string, string | undefined>> } = {},
+    options: {
+      logger?: Logger;
+      env?: Readonly<Record<string, string | undefined>>;
+      /** In-process pre- and post-call hooks, run on the real tool of every dispatched call. */
+      hooks?: readonly DispatchHooks[];
+    } = {},
   ) {
     this.#config = config;
+    this.#hooks = options.hooks ?? [];
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {});
   }
@@ -97,6 +108,15 @@ export class Daemon {
       },
       this.#log,
     );
+    this.#dispatch = new DispatchService({
+      config,
+      nc: this.#nc,
+      redis: this.#redis,
+      mcp: this.#mcp,
+      log: this.#log,
+      hooks: this.#hooks,
+      contextOf: (tenant, session) => this.#turnContext(tenant, session),
+    });
     this.#nc.subscribe(subjectPattern(INVALIDATE_TEMPLATE), {
       callback: (error, message) => {
         if (error) return;
@@ -124,6 +144,14 @@ export class Daemon {
       [ENDPOINTS.toolsetsDelete, (p, body) => this.#deleteToolset(p.tenant, body)],
       [ENDPOINTS.mcpAttach, (p, body) => this.#attach(p.tenant, body)],
       [ENDPOINTS.mcpDetach, (p, body) => this.#detach(p.tenant, body)],
+      [
+        ENDPOINTS.sessionsDispatch,
+        async (p, body) => this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
+      ],
+      [ENDPOINTS.subagentsSpawn, (p, body) => this.#spawn(p.tenant, body)],
+      [ENDPOINTS.approvalsList, (p, body) => this.#dispatcher.list(p.tenant, body)],
+      [ENDPOINTS.approvalsDecide, (p, body) => this.#dispatcher.decide(p.tenant, p.id, body)],
+      [ENDPOINTS.approvalsGet, (p) => this.#dispatcher.get(p.tenant, p.id)],
     ];
     const served = new Set(handlers.map(([endpoint]) => endpoint.name));
     for (const endpoint of Object.values(ENDPOINTS)) {
@@ -168,6 +196,60 @@ export class Daemon {
     if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
       throw new Error('the daemon is not started');
     return { registry: this.#registry, store: this.#store, nc: this.#nc };
+  }
+
+  get #dispatcher(): DispatchService {
+    if (this.#dispatch === undefined) throw new Error('the daemon is not started');
+    return this.#dispatch;
+  }
+
+  /** Dispatch, approvals and worker jobs (for embedders and tests: audit records, queues). */
+  get dispatchService(): DispatchService {
+    return this.#dispatcher;
+  }
+
+  async #requiredContext(tenant: string, session: string | undefined): Promise<TurnContext> {
+    const descriptor = await this.#descriptor(tenant, session);
+    return this.#contextFor(descriptor);
+  }
+
+  #contextFor(descriptor: SessionDescriptor): TurnContext {
+    const surface = this.#surfaces.build(descriptor, this.#required.registry);
+    return {
+      tenant: descriptor.tenant,
+      session: descriptor.id,
+      bridge: surface.bridge,
+      routing: surface.config.config.routing,
+      policy: this.#dispatcher.policyOf(descriptor.tenant),
+    };
+  }
+
+  /** The session's current surface, or undefined when it is gone (for approved calls run later). */
+  async #turnContext(tenant: string, session: string): Promise<TurnContext | undefined> {
+    const descriptor = await this.#required.store.load(tenant, session);
+    return descriptor === undefined ? undefined : this.#contextFor(descriptor);
+  }
+
+  async #spawn(tenant: string, body: unknown) {
+    const request = parse(SpawnRequestSchema, body);
+    const parent = await this.#descriptor(tenant, request.parent);
+    const opened = await this.#open(tenant, {
+      role: request.role,
+      parent: request.parent,
+      grant: request.grant,
+      model: request.model ?? parent.model,
+      ...(request.config !== undefined ? { config: request.config } : {}),
+      ...(request.coreTools !== undefined ? { coreTools: request.coreTools } : {}),
+    });
+    const job = await this.#dispatcher.queues.enqueue({
+      tenant,
+      session: opened.session.id,
+      parent: request.parent,
+      role: request.role,
+      grant: opened.session.grant,
+      task: request.task,
+    });
+    return { ok: true, session: opened.session, job };
   }
 
   async #descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
@@ -264,6 +346,14 @@ export class Daemon {
           `a child's grant must stay within its parent's: ${reason}.`,
         );
       grant = narrowGrant(request.grant, parent.grant);
+      // Core tools run through the parent's gateway (exec.core): a child gets only tools its parent has.
+      const parentCore = new Set(parent.coreTools.map((tool) => tool.name));
+      const extra = (request.coreTools ?? []).find((tool) => !parentCore.has(tool.name));
+      if (extra !== undefined)
+        throw new RequestError(
+          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
+          `a child's core tools must be among its parent's: '${extra.name}' is not.`,
+        );
     }
     const { warnings } = this.#surfaces.config(request.config);
     const descriptor: SessionDescriptor = {
@@ -377,6 +467,7 @@ export class Daemon {
     const pool = this.#mcp;
     if (pool === undefined) throw new Error('the daemon is not started');
     const { toolset, tools } = await pool.attach(tenant, request);
+    this.#dispatcher.executors.serveMcp(tenant, request.name, this.#config.namespace.queue);
     const revision =
       this.#required.registry.toolsets(tenant).get(toolset)?.revision ?? this.#required.registry.lastRevision;
     return { ok: true, toolset, tools, revision };
@@ -385,6 +476,7 @@ export class Daemon {
   async #detach(tenant: string, body: unknown) {
     const { name } = parse(McpDetachRequestSchema, body);
     const detached = (await this.#mcp?.detach(tenant, name)) ?? false;
+    this.#dispatcher.executors.stopServingMcp(tenant, name);
     return { ok: true, toolset: `mcp-${name}`, detached };
   }
 
@@ -438,7 +530,9 @@ export class Daemon {
   /** Attaches an MCP server for a tenant on the operator's behalf (config-declared servers). */
   async attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
     if (this.#mcp === undefined) throw new Error('the daemon is not started');
-    return this.#mcp.attach(tenant, server);
+    const attached = await this.#mcp.attach(tenant, server);
+    this.#dispatcher.executors.serveMcp(tenant, server.name, this.#config.namespace.queue);
+    return attached;
   }
 
   /** Registers toolsets for a tenant directly (config-declared catalogs at start). */
@@ -453,6 +547,7 @@ export class Daemon {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       await this.#service?.stop().catch(() => undefined);
+      await this.#dispatch?.close();
       await this.#mcp?.close();
       this.#registry?.stop();
       for (const actor of this.#tenants.values()) actor.stop();

@@ -171,6 +171,52 @@ export class McpPool {
     connection.retry.unref();
   }
 
+  /** Whether this replica holds a connection (up or reconnecting) to the tenant's server. */
+  has(tenant: string, name: string): boolean {
+    return this.#connections.has(this.#key(tenant, name));
+  }
+
+  /**
+   * Runs one tool on the tenant's server. A tool that reports `isError` gives `TOOL_ERROR` with
+   * its text; a server that is not connected right now gives `NO_EXECUTOR`; no answer in time
+   * gives `TIMEOUT`.
+   */
+  async callTool(
+    tenant: string,
+    name: string,
+    tool: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+  ): Promise<McpCallOutcome> {
+    const client = this.#connections.get(this.#key(tenant, name))?.client;
+    if (client === undefined) {
+      return { ok: false, error: { code: 'NO_EXECUTOR', message: `MCP server '${name}' is not connected right now.` } };
+    }
+    try {
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        timeout: timeoutMs,
+        resetTimeoutOnProgress: false,
+      });
+      const data = {
+        content: result.content,
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+      };
+      if (result.isError === true) {
+        return { ok: false, error: { code: 'TOOL_ERROR', message: textOf(result.content) || 'the tool failed' }, data };
+      }
+      return { ok: true, data };
+    } catch (error) {
+      const message = describe(error);
+      const timedOut = /timed out|timeout/i.test(message);
+      return {
+        ok: false,
+        error: timedOut
+          ? { code: 'TIMEOUT', message: `MCP server '${name}' did not answer within ${timeoutMs} ms.` }
+          : { code: 'NO_EXECUTOR', message: `MCP server '${name}' failed the call: ${message}` },
+      };
+    }
+  }
+
   /** Disconnects a server; its toolset is removed unless `keepToolset`. */
   async detach(tenant: string, name: string, options: { keepToolset?: boolean } = {}): Promise<boolean> {
     const connection = this.#connections.get(this.#key(tenant, name));
@@ -193,6 +239,23 @@ export class McpPool {
       await connection.client?.close().catch(() => undefined);
     }
   }
+}
+
+export type McpCallOutcome =
+  | { readonly ok: true; readonly data: unknown }
+  | { readonly ok: false; readonly error: { code: string; message: string }; readonly data?: unknown };
+
+/** The text parts of an MCP result, joined (for error messages). */
+function textOf(content: unknown): string {
+  if (!Array.isArray(content)) return '';
+  return content
+    .flatMap((part: unknown) =>
+      typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text'
+        ? [String((part as { text?: unknown }).text ?? '')]
+        : [],
+    )
+    .join('\n')
+    .slice(0, 2000);
 }
 
 export class McpUnreachableError extends Error {

@@ -182,10 +182,9 @@ describe('toolsearchd over NATS', () => {
       ok: false,
       error: { code: 'PAYLOAD_TOO_LARGE' },
     });
-    expect(await ask(subject(ENDPOINTS.approvalsList.template, { tenant }), JSONCodec().encode({}))).toMatchObject({
-      ok: false,
-      error: { code: 'NOT_IMPLEMENTED' },
-    });
+    expect(
+      await ask(subject(ENDPOINTS.approvalsList.template, { tenant }), JSONCodec().encode({ limit: 'all' })),
+    ).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
     const c = await client(tenant);
     const { session } = await c.openSession({ grant: { toolsets: [] }, model: { contextLength: 0 } });
     await expect(c.search(session.id, [])).rejects.toMatchObject({ code: 'BAD_ARGUMENTS' });

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { ToolsearchClient } from '@toolsearch/client';
 import { parseDaemonConfig, type DaemonConfig } from '../src/config';
 import { Daemon } from '../src/daemon';
+import type { DispatchHooks } from '../src/dispatch/dispatcher';
 
 export const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -28,8 +29,8 @@ export function tenantId(name = 't'): string {
 }
 
 /** Starts a daemon on the test's namespace; `close()` stops it (idempotent). */
-export async function startDaemon(config: DaemonConfig): Promise<Daemon> {
-  const daemon = new Daemon(config, { logger: pino({ level: 'silent' }) });
+export async function startDaemon(config: DaemonConfig, hooks: readonly DispatchHooks[] = []): Promise<Daemon> {
+  const daemon = new Daemon(config, { logger: pino({ level: 'silent' }), hooks });
   await daemon.start();
   return daemon;
 }
@@ -98,8 +99,8 @@ export function daemonFixture(overrides: Record<string, unknown> = {}) {
   let daemon: Daemon | undefined;
   return {
     config,
-    async start(): Promise<Daemon> {
-      daemon = await startDaemon(config);
+    async start(hooks: readonly DispatchHooks[] = []): Promise<Daemon> {
+      daemon = await startDaemon(config, hooks);
       return daemon;
     },
     /** A client for a tenant, closed by `stop()`. */

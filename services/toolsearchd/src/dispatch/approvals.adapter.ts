@@ -1,0 +1,294 @@
+import { randomBytes } from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { JSONCodec, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import {
+  CALL_ERROR_CODES,
+  EVENTS,
+  ResultEventSchema,
+  subject,
+  type Approval,
+  type CallEnvelope,
+} from '@toolsearch/proto';
+
+const codec = JSONCodec<unknown>();
+const QUEUE = 'approvals';
+/** How long a finished approval (with its result) stays readable. */
+const KEEP_FINISHED_MS = 7 * 86_400_000;
+
+/** A held call as stored: everything needed to run it later on any replica. */
+export type HeldCall = Omit<Approval, 'state' | 'decision' | 'result'>;
+type Decision = NonNullable<Approval['decision']>;
+
+/** Runs an approved call (on whichever replica's worker took it) and returns its envelope. */
+export type ApprovedRunner = (held: HeldCall) => Promise<CallEnvelope>;
+
+export class ApprovalError extends Error {
+  constructor(
+    readonly code: 'APPROVAL_NOT_FOUND' | 'ALREADY_DECIDED' | 'DECISION_MISMATCH' | 'FORBIDDEN',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function envelope(code: string, message: string): CallEnvelope {
+  return { ok: false, data: null, error: { code, message }, status: 'done' };
+}
+
+/**
+ * Held calls: one BullMQ queue (durable in Redis, shared by every replica) of delayed jobs. A job
+ * waits until its expiry; a decision promotes it so a worker runs it now. The first decision wins
+ * (`SET NX` on the decision key, which expiry also takes), and an approved call passes a second
+ * `SET NX` guard before it runs, so it runs at most once even when replicas race, a decision
+ * arrives twice, or a worker dies and BullMQ hands the job to another (that one reports
+ * INTERRUPTED instead of running the call again).
+ */
+export class Approvals {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #nc: NatsConnection;
+  readonly #log: Logger;
+  readonly #queue: Queue;
+  readonly #queueConnection: Redis;
+  #worker: Worker | undefined;
+  #workerConnection: Redis | undefined;
+
+  constructor(options: { redis: Redis; redisUrl: string; prefix: string; nc: NatsConnection; log: Logger }) {
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+    this.#nc = options.nc;
+    this.#log = options.log;
+    this.#queueConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    this.#queueConnection.on('error', () => undefined);
+    this.#queue = new Queue(QUEUE, { connection: this.#queueConnection, prefix: this.bullPrefix });
+    this.#queue.on('error', (error) => this.#log.warn({ err: error.message }, 'approval queue problem'));
+  }
+
+  /** BullMQ's key prefix for this deployment. */
+  get bullPrefix(): string {
+    return `${this.#prefix}bull`;
+  }
+
+  #key(id: string, part = ''): string {
+    return `${this.#prefix}approval:${id}${part}`;
+  }
+  #index(tenant: string): string {
+    return `${this.#prefix}approvals:${tenant}`;
+  }
+
+  /** Starts this replica's worker: it runs decided calls and expires undecided ones. */
+  start(redisUrl: string, concurrency: number, run: ApprovedRunner): void {
+    this.#workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
+    this.#workerConnection.on('error', () => undefined);
+    this.#worker = new Worker(QUEUE, (job: Job<{ tenant: string; id: string }>) => this.#process(job.data.id, run), {
+      connection: this.#workerConnection,
+      prefix: this.bullPrefix,
+      concurrency,
+      // A job is the decision to run, not the run: it is never retried (the guard would refuse).
+      maxStalledCount: 1,
+    });
+    this.#worker.on('error', (error) => this.#log.warn({ err: error.message }, 'approval worker problem'));
+  }
+
+  /** Holds a call until a decision or its expiry. Returns the stored record. */
+  async hold(call: Omit<HeldCall, 'id' | 'requested_at' | 'expires_at'>, expiryMs: number): Promise<HeldCall> {
+    const now = Date.now();
+    const held: HeldCall = {
+      ...call,
+      id: `a-${randomBytes(18).toString('base64url')}`,
+      requested_at: now,
+      expires_at: now + expiryMs,
+    };
+    await this.#redis
+      .multi()
+      .set(this.#key(held.id), JSON.stringify(held), 'PX', expiryMs + KEEP_FINISHED_MS)
+      .zadd(this.#index(held.tenant), now, held.id)
+      .exec();
+    await this.#queue.add(
+      'held',
+      { tenant: held.tenant, id: held.id },
+      { jobId: held.id, delay: expiryMs, attempts: 1, removeOnComplete: true, removeOnFail: true },
+    );
+    return held;
+  }
+
+  async #held(tenant: string, id: string): Promise<HeldCall | undefined> {
+    const raw = await this.#redis.get(this.#key(id));
+    if (raw === null) return undefined;
+    const held = JSON.parse(raw) as HeldCall;
+    // An id of another tenant is reported exactly like an unknown id.
+    return held.tenant === tenant ? held : undefined;
+  }
+
+  /** One held call with its state, decision and result. */
+  async get(tenant: string, id: string): Promise<Approval | undefined> {
+    const held = await this.#held(tenant, id);
+    if (held === undefined) return undefined;
+    const [decisionRaw, resultRaw] = await this.#redis.mget(this.#key(id, ':decision'), this.#key(id, ':result'));
+    const decision =
+      decisionRaw === null || decisionRaw === undefined ? undefined : (JSON.parse(decisionRaw) as Decision);
+    const result = resultRaw === null || resultRaw === undefined ? undefined : (JSON.parse(resultRaw) as CallEnvelope);
+    const state: Approval['state'] =
+      decision === undefined
+        ? 'pending'
+        : decision.decision === 'deny'
+          ? 'denied'
+          : decision.decision === 'expire'
+            ? 'expired'
+            : result === undefined
+              ? 'approved'
+              : 'done';
+    return {
+      ...held,
+      state,
+      ...(decision !== undefined ? { decision } : {}),
+      ...(result !== undefined ? { result } : {}),
+    };
+  }
+
+  /** The tenant's undecided calls, oldest first. */
+  async list(tenant: string, limit: number): Promise<Approval[]> {
+    const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);
+    const approvals: Approval[] = [];
+    for (const id of ids) {
+      const approval = await this.get(tenant, id);
+      if (approval === undefined) {
+        await this.#redis.zrem(this.#index(tenant), id);
+        continue;
+      }
+      if (approval.state === 'pending') approvals.push(approval);
+      if (approvals.length >= limit) break;
+    }
+    return approvals;
+  }
+
+  /**
+   * Records a decision. It must name the held call's tool and argument digest, come from an
+   * approver (never a session, never the requester) and be the first decision.
+   */
+  async decide(
+    tenant: string,
+    id: string,
+    request: { decision: 'approve' | 'deny'; by: string; reason: string; tool: string; digest: string },
+    approvers: readonly string[],
+  ): Promise<Approval> {
+    const held = await this.#held(tenant, id);
+    if (held === undefined) throw new ApprovalError('APPROVAL_NOT_FOUND', `no held call '${id}' for this tenant.`);
+    if (request.by === held.requester || /^s-[A-Za-z0-9_-]{20,64}$/.test(request.by)) {
+      throw new ApprovalError(
+        'FORBIDDEN',
+        'a session cannot decide on held calls (least of all its own); decisions come from an approver identity.',
+      );
+    }
+    if (approvers.length > 0 && !approvers.includes(request.by)) {
+      throw new ApprovalError('FORBIDDEN', `'${request.by}' is not one of this tenant's approvers.`);
+    }
+    if (request.tool !== held.tool || request.digest !== held.digest) {
+      throw new ApprovalError(
+        'DECISION_MISMATCH',
+        `the decision names ${request.tool} with digest ${request.digest.slice(0, 12)}…, but the held call is ${held.tool} with digest ${held.digest.slice(0, 12)}…; nothing was decided.`,
+      );
+    }
+    const expired = Date.now() >= held.expires_at;
+    const decision: Decision = expired
+      ? { decision: 'expire', by: 'toolsearchd', reason: 'nobody decided in time', at: Date.now() }
+      : { decision: request.decision, by: request.by, reason: request.reason, at: Date.now() };
+    const won = await this.#redis.set(
+      this.#key(id, ':decision'),
+      JSON.stringify(decision),
+      'PX',
+      KEEP_FINISHED_MS,
+      'NX',
+    );
+    if (won === null || expired) {
+      const current = await this.get(tenant, id);
+      throw new ApprovalError(
+        'ALREADY_DECIDED',
+        `held call '${id}' is already ${current?.state ?? 'decided'}; the first decision stands.`,
+      );
+    }
+    const job = await this.#queue.getJob(id);
+    // Run it now; if a worker already has it (expiry racing), the decision key settles the outcome.
+    await job?.promote().catch(() => undefined);
+    const approval = await this.get(tenant, id);
+    if (approval === undefined) throw new ApprovalError('APPROVAL_NOT_FOUND', `no held call '${id}' for this tenant.`);
+    return approval;
+  }
+
+  /** Waits up to `ms` for a held call to finish; undefined when it has not. */
+  async waitForResult(tenant: string, id: string, ms: number): Promise<Approval | undefined> {
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const approval = await this.get(tenant, id);
+      if (approval?.result !== undefined) return approval;
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(25, left)));
+    }
+  }
+
+  async #process(id: string, run: ApprovedRunner): Promise<void> {
+    const raw = await this.#redis.get(this.#key(id));
+    if (raw === null) return;
+    const held = JSON.parse(raw) as HeldCall;
+    const expire: Decision = {
+      decision: 'expire',
+      by: 'toolsearchd',
+      reason: 'nobody decided in time',
+      at: Date.now(),
+    };
+    // An undecided job only reaches a worker at its expiry: expiry takes the decision, if nobody did.
+    await this.#redis.set(this.#key(id, ':decision'), JSON.stringify(expire), 'PX', KEEP_FINISHED_MS, 'NX');
+    const decision = JSON.parse((await this.#redis.get(this.#key(id, ':decision'))) ?? 'null') as Decision | null;
+    let result: CallEnvelope;
+    if (decision?.decision === 'approve') {
+      const first = await this.#redis.set(this.#key(id, ':ran'), String(Date.now()), 'PX', KEEP_FINISHED_MS, 'NX');
+      if (first === null) {
+        const stored = await this.#redis.get(this.#key(id, ':result'));
+        if (stored !== null) return;
+        result = envelope(
+          CALL_ERROR_CODES.INTERRUPTED,
+          'The replica running this approved call stopped mid-call; it is not run again because it may already have had effects.',
+        );
+      } else {
+        result = await run(held).catch((error: Error) =>
+          envelope(CALL_ERROR_CODES.TOOL_ERROR, `the approved call failed: ${error.message}`),
+        );
+      }
+    } else if (decision?.decision === 'deny') {
+      result = envelope(
+        CALL_ERROR_CODES.DENIED,
+        `An approver (${decision.by}) denied this call${decision.reason ? `: ${decision.reason}` : ''}.`,
+      );
+    } else {
+      result = envelope(CALL_ERROR_CODES.EXPIRED, 'Nobody approved this call in time, so it did not run.');
+    }
+    result = { ...result, approval_id: id, tool: held.tool };
+    await this.#redis
+      .multi()
+      .set(this.#key(id, ':result'), JSON.stringify(result), 'PX', KEEP_FINISHED_MS)
+      .zrem(this.#index(held.tenant), id)
+      .exec();
+    const event = ResultEventSchema.parse({
+      tenant: held.tenant,
+      session: held.session,
+      approval_id: id,
+      call_id: held.call_id,
+      tool: held.tool,
+      result,
+    });
+    this.#nc.publish(
+      subject(EVENTS.sessionResult.template, { tenant: held.tenant, session: held.session }),
+      codec.encode(event),
+    );
+  }
+
+  async close(): Promise<void> {
+    await this.#worker?.close().catch(() => undefined);
+    await this.#queue.close().catch(() => undefined);
+    this.#workerConnection?.disconnect();
+    this.#queueConnection.disconnect();
+  }
+}

@@ -1,0 +1,139 @@
+import type { Redis } from 'ioredis';
+import { JSONCodec, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import {
+  ApprovalDecideRequestSchema,
+  ApprovalIdSchema,
+  ApprovalsListRequestSchema,
+  DispatchRequestSchema,
+  EVENTS,
+  subject,
+  WIRE_ERROR_CODES,
+  type Approval,
+} from '@toolsearch/proto';
+import type { DaemonConfig } from '../config';
+import type { McpPool } from '../mcp-pool.adapter';
+import { parse, RequestError } from '../serve-request';
+import { Approvals, ApprovalError } from './approvals.adapter';
+import { AuditLog } from './audit.adapter';
+import { Dispatcher, type DispatchHooks, type TurnContext } from './dispatcher';
+import { Executors } from './executors.adapter';
+import { RateLimiter } from './rate-limiter.adapter';
+import { WorkerQueues } from './worker-queues.adapter';
+
+const codec = JSONCodec<unknown>();
+
+/** Finds the current turn context of a session (or undefined when it no longer exists). */
+export type ContextSource = (tenant: string, session: string) => Promise<TurnContext | undefined>;
+
+/**
+ * Dispatch, approvals and worker jobs, wired together: the daemon hands it requests and a way to
+ * find a session's current surface; everything it keeps lives in Redis (BullMQ, streams, keys).
+ */
+export class DispatchService {
+  readonly executors: Executors;
+  readonly audit: AuditLog;
+  readonly approvals: Approvals;
+  readonly queues: WorkerQueues;
+  readonly dispatcher: Dispatcher;
+  readonly #config: DaemonConfig;
+  readonly #contextOf: ContextSource;
+
+  constructor(options: {
+    config: DaemonConfig;
+    nc: NatsConnection;
+    redis: Redis;
+    mcp: McpPool;
+    log: Logger;
+    hooks: readonly DispatchHooks[];
+    contextOf: ContextSource;
+  }) {
+    const { config, nc, redis, log } = options;
+    const prefix = config.namespace.redisPrefix;
+    this.#config = config;
+    this.#contextOf = options.contextOf;
+    this.executors = new Executors(nc, options.mcp, log);
+    this.audit = new AuditLog(redis, prefix, config.dispatch.auditMaxLen);
+    this.approvals = new Approvals({ redis, redisUrl: config.redis.url, prefix, nc, log });
+    this.queues = new WorkerQueues(config.redis.url, `${prefix}bull`, log);
+    this.dispatcher = new Dispatcher({
+      executors: this.executors,
+      audit: this.audit,
+      limiter: new RateLimiter(redis, prefix),
+      approvals: this.approvals,
+      hooks: options.hooks,
+      publishActivity: (event) =>
+        nc.publish(
+          subject(EVENTS.sessionActivity.template, { tenant: event.tenant, session: event.session }),
+          codec.encode(event),
+        ),
+      settings: config.dispatch,
+    });
+    this.approvals.start(config.redis.url, config.dispatch.approvalConcurrency, async (held) =>
+      this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),
+    );
+  }
+
+  policyOf(tenant: string) {
+    return this.#config.tenants[tenant]?.policy ?? this.#config.policy;
+  }
+
+  async dispatch(context: TurnContext, body: unknown) {
+    const request = parse(DispatchRequestSchema, body);
+    const results = await this.dispatcher.dispatch(
+      context,
+      request.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
+      request.wait_ms,
+    );
+    return { ok: true, results };
+  }
+
+  async list(tenant: string, body: unknown) {
+    const request = parse(ApprovalsListRequestSchema, body);
+    const all = await this.approvals.list(tenant, 10_000);
+    const approvals = all
+      .filter((approval) => request.session === undefined || approval.session === request.session)
+      .filter((approval) => request.tool === undefined || toolMatches(approval, request.tool))
+      .slice(0, request.limit);
+    return { ok: true, approvals };
+  }
+
+  async decide(tenant: string, id: string | undefined, body: unknown) {
+    const approvalId = this.#approvalId(id);
+    const request = parse(ApprovalDecideRequestSchema, body);
+    try {
+      let approval = await this.approvals.decide(tenant, approvalId, request, this.policyOf(tenant).approval.approvers);
+      if (request.wait_ms > 0) {
+        approval = (await this.approvals.waitForResult(tenant, approvalId, request.wait_ms)) ?? approval;
+      }
+      return { ok: true, approval };
+    } catch (error) {
+      if (error instanceof ApprovalError) throw new RequestError(WIRE_ERROR_CODES[error.code], error.message);
+      throw error;
+    }
+  }
+
+  async get(tenant: string, id: string | undefined) {
+    const approval = await this.approvals.get(tenant, this.#approvalId(id));
+    if (approval === undefined)
+      throw new RequestError(WIRE_ERROR_CODES.APPROVAL_NOT_FOUND, 'no held call with this id for this tenant.');
+    return { ok: true, approval };
+  }
+
+  #approvalId(id: string | undefined): string {
+    const parsed = ApprovalIdSchema.safeParse(id);
+    if (!parsed.success)
+      throw new RequestError(WIRE_ERROR_CODES.APPROVAL_NOT_FOUND, 'no held call with this id for this tenant.');
+    return parsed.data;
+  }
+
+  async close(): Promise<void> {
+    await this.approvals.close();
+    await this.queues.close();
+  }
+}
+
+function toolMatches(approval: Approval, pattern: string): boolean {
+  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
+  return re.test(approval.tool) || re.test(approval.original_name);
+}

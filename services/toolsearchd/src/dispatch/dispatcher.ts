@@ -1,0 +1,421 @@
+import {
+  approvalReason,
+  argumentsDigest,
+  BRIDGE_ERROR_CODES,
+  checkArguments,
+  errorPayload,
+  guardrailVerdict,
+  handleToolDescribe,
+  handleToolSearch,
+  planTurn,
+  type BridgeSession,
+  type PlannedStep,
+  type TurnCall,
+  type UnwrappedCall,
+} from '@toolsearch/bridge';
+import type { RoutingRule, SessionTool } from '@toolsearch/catalog';
+import { CALL_ERROR_CODES, type ActivityEvent, type CallEnvelope, type DispatchResult } from '@toolsearch/proto';
+import type { TenantPolicy } from '../policy-config';
+import type { AuditLog, TraceRecord } from './audit.adapter';
+import type { Approvals, HeldCall } from './approvals.adapter';
+import type { ExecOutcome, Executors } from './executors.adapter';
+import type { RateLimiter } from './rate-limiter.adapter';
+
+/** What a hook sees of a call: the real tool, never `tool_call`. */
+export interface HookCall {
+  readonly tenant: string;
+  readonly session: string;
+  readonly callId: string;
+  readonly tool: SessionTool;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** A pre-call hook may block the call (with a message for the model) or rewrite its arguments. */
+export type PreCallVerdict = { readonly block: string } | { readonly arguments: Record<string, unknown> } | undefined;
+
+/**
+ * In-process hooks for embedders (audit sinks, argument redaction, result shaping). Hooks run in
+ * registration order; a hook that throws blocks its call (fail closed) without touching others.
+ */
+export interface DispatchHooks {
+  before?(call: HookCall): PreCallVerdict | Promise<PreCallVerdict>;
+  after?(call: HookCall, result: CallEnvelope): CallEnvelope | undefined | Promise<CallEnvelope | undefined>;
+}
+
+/** Everything a turn runs against: the session's surface, its policy and its identity. */
+export interface TurnContext {
+  readonly tenant: string;
+  readonly session: string;
+  readonly bridge: BridgeSession;
+  readonly routing: readonly RoutingRule[];
+  readonly policy: TenantPolicy;
+}
+
+export interface DispatcherDeps {
+  readonly executors: Executors;
+  readonly audit: AuditLog;
+  readonly limiter: RateLimiter;
+  readonly approvals: Approvals;
+  readonly hooks: readonly DispatchHooks[];
+  readonly publishActivity: (event: ActivityEvent) => void;
+  readonly settings: { concurrency: number; timeoutMs: number; retries: number };
+}
+
+function failure(code: string, message: string, data: unknown = null): CallEnvelope {
+  return { ok: false, data, error: { code, message }, status: 'done' };
+}
+
+function fromExec(outcome: ExecOutcome): CallEnvelope {
+  return outcome.ok
+    ? { ok: true, data: outcome.data, error: null, status: 'done' }
+    : failure(outcome.error.code, outcome.error.message, outcome.data ?? null);
+}
+
+/** Codes that mean the call reached for something outside the session: audited as `blocked`. */
+const SCOPE_CODES = new Set<string>([BRIDGE_ERROR_CODES.NOT_IN_SESSION, BRIDGE_ERROR_CODES.UNKNOWN_TOOL]);
+
+interface StepResult {
+  readonly step: PlannedStep;
+  readonly envelope: CallEnvelope;
+}
+
+/**
+ * Runs one turn's calls. Bridge calls are unwrapped by the core planner; consecutive parallel-safe
+ * steps run together (bounded), anything else alone, in order. Each tool step passes pre-call
+ * hooks, guardrails (allow/deny, rate limits), the approval gate, execution (timeout, retries for
+ * read-only or idempotent tools), and post-call hooks. Every step leaves a trace record; tools get
+ * start and finish activity events under their real names. Once a call of the turn is held for
+ * approval, later steps that are not parallel-safe do not run (their order relative to it cannot
+ * be kept), and say so.
+ */
+export class Dispatcher {
+  readonly #deps: DispatcherDeps;
+
+  constructor(deps: DispatcherDeps) {
+    this.#deps = deps;
+  }
+
+  async dispatch(context: TurnContext, calls: readonly TurnCall[], waitMs = 0): Promise<DispatchResult[]> {
+    const segments = planTurn(context.bridge, calls);
+    const results: StepResult[] = [];
+    const traces: TraceRecord[] = [];
+    const deadline = Date.now() + waitMs;
+    let blockedBy: string | undefined;
+    for (const segment of segments) {
+      if (segment.mode === 'parallel') {
+        const outcomes = await this.#bounded(segment.steps, (step) => this.#step(context, step, traces, deadline));
+        segment.steps.forEach((step, index) => results.push({ step, envelope: outcomes[index] as CallEnvelope }));
+        continue;
+      }
+      for (const step of segment.steps) {
+        let envelope: CallEnvelope;
+        if (blockedBy !== undefined && step.kind === 'tool') {
+          envelope = failure(
+            'NOT_RUN',
+            `Not run: call '${blockedBy}' earlier in this turn is waiting for approval, and this call must not overtake it. Call it again once that one is decided.`,
+          );
+          traces.push(this.#trace(context, step, envelope, 0, 0));
+        } else envelope = await this.#step(context, step, traces, deadline);
+        if (envelope.status === 'pending_approval') blockedBy ??= step.callId;
+        results.push({ step, envelope });
+      }
+    }
+    await this.#deps.audit.append(traces);
+    return this.#byCall(calls, results);
+  }
+
+  /** Groups step results back into one result per model call, in call order. */
+  #byCall(calls: readonly TurnCall[], results: readonly StepResult[]): DispatchResult[] {
+    return calls.map((call) => {
+      const mine = results.filter((result) => result.step.callId === call.id);
+      const unwrapped =
+        mine.length > 0 && mine.every((result) => result.step.kind !== 'lookup') && call.name === 'tool_call';
+      if (!unwrapped || mine.length === 0) {
+        const only = mine[0]?.envelope ?? failure('INTERNAL', 'the call produced no result');
+        return { id: call.id, name: call.name, ...only };
+      }
+      const entries = mine.map((result) => result.envelope);
+      const pending = entries.some((entry) => entry.status === 'pending_approval');
+      const ok = entries.every((entry) => entry.ok);
+      return {
+        id: call.id,
+        name: call.name,
+        ok,
+        data: { results: entries },
+        error: ok
+          ? null
+          : {
+              code: pending ? CALL_ERROR_CODES.PENDING_APPROVAL : 'PARTIAL_FAILURE',
+              message: pending
+                ? 'Some calls are waiting for approval; see data.results.'
+                : 'Some calls failed; see data.results.',
+            },
+        status: pending ? 'pending_approval' : 'done',
+      };
+    });
+  }
+
+  async #bounded<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+    const results = new Array<R>(items.length);
+    let next = 0;
+    const lanes = Array.from({ length: Math.min(this.#deps.settings.concurrency, items.length) }, async () => {
+      while (next < items.length) {
+        const index = next;
+        next += 1;
+        results[index] = await run(items[index] as T);
+      }
+    });
+    await Promise.all(lanes);
+    return results;
+  }
+
+  #trace(
+    context: TurnContext,
+    step: PlannedStep,
+    envelope: CallEnvelope,
+    durationMs: number,
+    retries: number,
+    digest = '',
+  ): TraceRecord {
+    const tool = step.kind === 'tool' ? step.call.tool : undefined;
+    const outcome =
+      envelope.status === 'pending_approval'
+        ? 'pending_approval'
+        : envelope.ok
+          ? 'ok'
+          : step.kind === 'error' && SCOPE_CODES.has(envelope.error?.code ?? '')
+            ? `blocked:${envelope.error?.code ?? ''}`
+            : (envelope.error?.code ?? 'ERROR');
+    return {
+      tenant: context.tenant,
+      session: context.session,
+      callId: step.callId,
+      tool: tool?.name ?? (step.kind === 'lookup' ? step.name : step.kind === 'error' ? (step.attempted ?? '') : ''),
+      toolset: tool?.toolset ?? (step.kind === 'lookup' ? 'bridge' : ''),
+      digest,
+      durationMs,
+      retries,
+      outcome,
+      approvalId: envelope.approval_id ?? '',
+      at: Date.now(),
+    };
+  }
+
+  async #step(context: TurnContext, step: PlannedStep, traces: TraceRecord[], deadline: number): Promise<CallEnvelope> {
+    const started = performance.now();
+    if (step.kind === 'error') {
+      const { error: message, code } = errorPayload(step.error);
+      const envelope = failure(String(code), String(message));
+      traces.push(this.#trace(context, step, envelope, 0, 0));
+      return envelope;
+    }
+    if (step.kind === 'lookup') {
+      const outcome =
+        step.name === 'tool_search'
+          ? handleToolSearch(context.bridge, step.arguments)
+          : handleToolDescribe(context.bridge, step.arguments);
+      const envelope: CallEnvelope = outcome.ok
+        ? { ok: true, data: outcome.result, error: null, status: 'done' }
+        : failure(String(errorPayload(outcome.error).code), String(errorPayload(outcome.error).error));
+      traces.push(this.#trace(context, step, envelope, performance.now() - started, 0));
+      return envelope;
+    }
+    const { envelope, retries, digest } = await this.#tool(context, step.callId, step.call, deadline);
+    traces.push(this.#trace(context, step, envelope, performance.now() - started, retries, digest));
+    return envelope;
+  }
+
+  async #tool(
+    context: TurnContext,
+    callId: string,
+    call: UnwrappedCall,
+    deadline: number,
+  ): Promise<{ envelope: CallEnvelope; retries: number; digest: string }> {
+    const { tool } = call;
+    let args = call.arguments;
+    // 1. Pre-call hooks: may block, may rewrite (rewritten arguments are checked again).
+    for (const hook of this.#deps.hooks) {
+      if (hook.before === undefined) continue;
+      let verdict: PreCallVerdict;
+      try {
+        verdict = await hook.before({
+          tenant: context.tenant,
+          session: context.session,
+          callId,
+          tool,
+          arguments: args,
+        });
+      } catch (error) {
+        verdict = { block: `a pre-call hook failed: ${(error as Error).message}` };
+      }
+      if (verdict === undefined) continue;
+      if ('block' in verdict) {
+        return {
+          envelope: failure(CALL_ERROR_CODES.BLOCKED_BY_HOOK, verdict.block),
+          retries: 0,
+          digest: argumentsDigest(args),
+        };
+      }
+      const check = checkArguments(tool.name, tool.definition.inputSchema, verdict.arguments);
+      if (!check.ok) {
+        return {
+          envelope: failure(
+            BRIDGE_ERROR_CODES.INVALID_ARGUMENTS,
+            `a pre-call hook produced invalid arguments: ${check.problem.message}`,
+          ),
+          retries: 0,
+          digest: argumentsDigest(verdict.arguments),
+        };
+      }
+      args = check.arguments;
+    }
+    const digest = argumentsDigest(args);
+    // 2. Guardrails.
+    const verdict = guardrailVerdict(context.policy, tool);
+    if (!verdict.allowed) {
+      return {
+        envelope: failure(CALL_ERROR_CODES.BLOCKED_BY_POLICY, `'${tool.name}' may not run: ${verdict.reason}.`),
+        retries: 0,
+        digest,
+      };
+    }
+    const rate = await this.#deps.limiter.check(context.policy.rateLimits, {
+      tenant: context.tenant,
+      session: context.session,
+      tool,
+    });
+    if (!rate.allowed) return { envelope: failure(CALL_ERROR_CODES.RATE_LIMITED, rate.message), retries: 0, digest };
+    // 3. Approval gate.
+    const reason = approvalReason(context.policy, tool, context.routing);
+    if (reason !== undefined) {
+      const held = await this.#deps.approvals.hold(
+        {
+          tenant: context.tenant,
+          session: context.session,
+          call_id: callId,
+          tool: tool.name,
+          toolset: tool.toolset,
+          original_name: tool.originalName,
+          arguments: args,
+          digest,
+          reason,
+          requester: context.session,
+        },
+        context.policy.approval.expiryMs,
+      );
+      const waitFor = deadline - Date.now();
+      if (waitFor > 0) {
+        const done = await this.#deps.approvals.waitForResult(context.tenant, held.id, waitFor);
+        if (done?.result !== undefined) return { envelope: done.result, retries: 0, digest };
+      }
+      return {
+        envelope: {
+          ok: false,
+          data: null,
+          error: {
+            code: CALL_ERROR_CODES.PENDING_APPROVAL,
+            message: `'${tool.name}' needs a human's approval (${reason}). It runs once approved; its result arrives separately.`,
+          },
+          status: 'pending_approval',
+          approval_id: held.id,
+          tool: tool.name,
+        },
+        retries: 0,
+        digest,
+      };
+    }
+    // 4 and 5. Execution and post-call hooks.
+    const run = await this.execute({ tenant: context.tenant, session: context.session, callId, tool, arguments: args });
+    return { ...run, digest };
+  }
+
+  /** Runs a call that has passed every gate (also used for approved calls): execution, post hooks, activity. */
+  async execute(call: HookCall & { approvalId?: string }): Promise<{ envelope: CallEnvelope; retries: number }> {
+    const { tool } = call;
+    const started = Date.now();
+    const activity = (phase: 'start' | 'finish', extra: Partial<ActivityEvent> = {}) =>
+      this.#deps.publishActivity({
+        tenant: call.tenant,
+        session: call.session,
+        call_id: call.callId,
+        tool: tool.name,
+        phase,
+        at: Date.now(),
+        ...(call.approvalId !== undefined ? { approval_id: call.approvalId } : {}),
+        ...extra,
+      });
+    activity('start');
+    const retryable =
+      tool.definition.annotations?.readOnlyHint === true || tool.definition.annotations?.idempotentHint === true;
+    let retries = 0;
+    let outcome: ExecOutcome;
+    for (;;) {
+      outcome = await this.#deps.executors.run({
+        tenant: call.tenant,
+        session: call.session,
+        callId: call.callId,
+        tool,
+        arguments: { ...call.arguments },
+        timeoutMs: this.#deps.settings.timeoutMs,
+        ...(call.approvalId !== undefined ? { approvalId: call.approvalId } : {}),
+      });
+      if (outcome.ok || outcome.error.code !== CALL_ERROR_CODES.NO_EXECUTOR || !retryable) break;
+      if (retries >= this.#deps.settings.retries) break;
+      retries += 1;
+      await new Promise((resolve) => setTimeout(resolve, 50 * retries));
+    }
+    let envelope: CallEnvelope = { ...fromExec(outcome), tool: tool.name };
+    for (const hook of this.#deps.hooks) {
+      if (hook.after === undefined) continue;
+      try {
+        envelope = (await hook.after(call, envelope)) ?? envelope;
+      } catch (error) {
+        envelope = failure(CALL_ERROR_CODES.BLOCKED_BY_HOOK, `a post-call hook failed: ${(error as Error).message}`);
+      }
+    }
+    activity('finish', {
+      outcome: envelope.ok ? 'ok' : (envelope.error?.code ?? 'ERROR'),
+      duration_ms: Date.now() - started,
+    });
+    return { envelope, retries };
+  }
+
+  /** Runs an approved held call on the session's current surface (the tool must still be in its grant). */
+  async runApproved(context: TurnContext | undefined, held: HeldCall): Promise<CallEnvelope> {
+    const tool = context?.bridge.table.byName.get(held.tool);
+    const started = performance.now();
+    let envelope: CallEnvelope;
+    let retries = 0;
+    if (context === undefined || tool === undefined || tool.toolset !== held.toolset) {
+      envelope = failure(
+        CALL_ERROR_CODES.SESSION_GONE,
+        `'${held.tool}' was approved, but its session closed or the tool left the session's grant, so it did not run.`,
+      );
+    } else {
+      ({ envelope, retries } = await this.execute({
+        tenant: held.tenant,
+        session: held.session,
+        callId: held.call_id,
+        tool,
+        arguments: held.arguments,
+        approvalId: held.id,
+      }));
+    }
+    await this.#deps.audit.append([
+      {
+        tenant: held.tenant,
+        session: held.session,
+        callId: held.call_id,
+        tool: held.tool,
+        toolset: held.toolset,
+        digest: held.digest,
+        durationMs: performance.now() - started,
+        retries,
+        outcome: envelope.ok ? 'ok' : (envelope.error?.code ?? 'ERROR'),
+        approvalId: held.id,
+        at: Date.now(),
+      },
+    ]);
+    return envelope;
+  }
+}

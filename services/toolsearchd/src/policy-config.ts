@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { DEFAULT_CALL_POLICY, type CallPolicy } from '@toolsearch/bridge';
+
+const PatternSchema = z.string().min(1).max(200);
+const Patterns = z.array(PatternSchema).max(1000);
+
+/** One rate limit: at most `limit` calls per `windowMs`, counted per tenant, session or tool. */
+export const RateLimitSchema = z
+  .object({
+    scope: z.enum(['tenant', 'session', 'tool']),
+    limit: z.number().int().min(1).max(1_000_000_000),
+    windowMs: z.number().int().min(100).max(86_400_000),
+    /** Only calls of tools matching these patterns count (all calls when omitted). */
+    tools: Patterns.optional(),
+  })
+  .strict();
+export type RateLimit = z.infer<typeof RateLimitSchema>;
+
+/**
+ * A tenant's rules for running tools: guardrails (allow/deny), which calls need a human, who may
+ * decide, how long a held call waits, and rate limits shared by every replica through Redis.
+ */
+export const TenantPolicySchema = z
+  .object({
+    allow: Patterns.default([]),
+    deny: Patterns.default([]),
+    approval: z
+      .object({
+        highRisk: z.boolean().default(DEFAULT_CALL_POLICY.approval.highRisk),
+        destructive: z.boolean().default(DEFAULT_CALL_POLICY.approval.destructive),
+        tools: Patterns.default([]),
+        exempt: Patterns.default([]),
+        /** A held call nobody decided within this time is denied (fail closed). */
+        expiryMs: z
+          .number()
+          .int()
+          .min(100)
+          .max(7 * 86_400_000)
+          .default(600_000),
+        /** Identities that may decide. Empty: any identity that is not a session of the tenant. */
+        approvers: z.array(z.string().min(1).max(200)).max(1000).default([]),
+      })
+      .strict()
+      .prefault({}),
+    rateLimits: z.array(RateLimitSchema).max(100).default([]),
+  })
+  .strict();
+export type TenantPolicy = z.infer<typeof TenantPolicySchema>;
+
+export function callPolicyOf(policy: TenantPolicy): CallPolicy {
+  return policy;
+}
