@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { connect, type NatsConnection } from 'nats';
@@ -140,4 +141,23 @@ export function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()));
+}
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+/** Starts toolsearchd as its own process on the test's namespace; resolves once it serves. */
+export function daemonProcess(configPath: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('toolsearchd did not start in time')), 20_000);
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('toolsearchd serving')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`toolsearchd exited with ${code}`)));
+  });
 }

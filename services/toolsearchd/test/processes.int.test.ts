@@ -1,29 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, clientFor, exited, tenantId, testConfig } from './harness';
-
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-/** Starts toolsearchd as its own process on the test's namespace; resolves once it serves. */
-function daemonProcess(configPath: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('toolsearchd did not start in time')), 20_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('toolsearchd serving')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`toolsearchd exited with ${code}`)));
-  });
-}
+import { cleanup, clientFor, daemonProcess, exited, tenantId, testConfig } from './harness';
 
 describe('toolsearchd processes', () => {
   const config = testConfig();
