@@ -19,8 +19,6 @@ export interface EndpointDescriptor<Req extends z.ZodType = z.ZodType, Rep exten
   readonly request: Req;
   readonly reply: Rep;
   readonly purpose: string;
-  /** False for endpoints the contract names but this version of the daemon does not serve yet. */
-  readonly implemented: boolean;
 }
 
 function endpoint<Req extends z.ZodType, Rep extends z.ZodType>(
@@ -29,9 +27,8 @@ function endpoint<Req extends z.ZodType, Rep extends z.ZodType>(
   request: Req,
   reply: Rep,
   purpose: string,
-  implemented = true,
 ): EndpointDescriptor<Req, Rep> {
-  return { name, template: `${SUBJECT_PREFIX}.${template}`, request, reply, purpose, implemented };
+  return { name, template: `${SUBJECT_PREFIX}.${template}`, request, reply, purpose };
 }
 
 export const ENDPOINTS = {

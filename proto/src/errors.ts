@@ -22,8 +22,6 @@ export const WIRE_ERROR_CODES = {
   MCP_UNREACHABLE: 'MCP_UNREACHABLE',
   /** A store the request needs (Redis, JetStream) is not answering; retry later. */
   UNAVAILABLE: 'UNAVAILABLE',
-  /** The subject is part of the contract but this daemon version does not serve it yet. */
-  NOT_IMPLEMENTED: 'NOT_IMPLEMENTED',
   /** No held call with this id for this tenant. */
   APPROVAL_NOT_FOUND: 'APPROVAL_NOT_FOUND',
   /** The held call was already decided (or expired); the first decision stands. */

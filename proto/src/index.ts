@@ -31,8 +31,6 @@ export {
   ToolsetDeleteReplySchema,
   ToolsetChangedEventSchema,
   TierEventSchema,
-  PendingRequestSchema,
-  PendingReplySchema,
   McpTransportSchema,
   McpServerNameSchema,
   McpAttachRequestSchema,

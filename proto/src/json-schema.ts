@@ -19,7 +19,6 @@ export function contractJsonSchema(): Record<string, unknown> {
         {
           subject: endpoint.template,
           purpose: endpoint.purpose,
-          implemented: endpoint.implemented,
           request: toSchema(endpoint.request, 'input'),
           reply: { oneOf: [toSchema(endpoint.reply, 'output'), toSchema(ErrorReplySchema, 'output')] },
         },

@@ -118,9 +118,6 @@ export const TierEventSchema = z.object({
 });
 export type TierEvent = z.infer<typeof TierEventSchema>;
 
-/** A request whose schema is not settled yet: any object (the daemon answers NOT_IMPLEMENTED). */
-export const PendingRequestSchema = z.object({}).loose();
-export const PendingReplySchema = z.object({ ok: z.literal(true) }).loose();
 
 /** How the daemon reaches an MCP server. Secrets in `env` and `headers` never appear in logs or replies. */
 export const McpTransportSchema = z.discriminatedUnion('type', [

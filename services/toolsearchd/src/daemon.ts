@@ -2,15 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connect, JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
-import { createActor, type ActorRefFrom } from 'xstate';
 import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import {
   AssembleRequestSchema,
   DescribeRequestSchema,
-  ENDPOINTS,
   errorReply,
-  EVENTS,
   OpenSessionRequestSchema,
   SearchRequestSchema,
   SessionIdSchema,
@@ -22,15 +19,15 @@ import {
   ToolsetDeleteRequestSchema,
   ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
-  type EndpointDescriptor,
 } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
 import { exceedsParent, narrowGrant } from './grant';
-import { ToolsetRegistry, type RegistryChange } from './registry.adapter';
-import { sessionMachine, tenantMachine } from './session.machine';
+import { ToolsetRegistry } from './registry.adapter';
+import { SessionActors } from './session-actors';
+import { TierFanout } from './tier-fanout';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
 import { McpPool, type McpServerConfig } from './mcp-pool.adapter';
-import { parse, RequestError, serveRequest, type Handler } from './serve-request';
+import { addEndpoints, parse, RequestError } from './serve-request';
 import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
@@ -56,10 +53,9 @@ export class Daemon {
   #service: Service | undefined;
   #mcp: McpPool | undefined;
   #dispatch: DispatchService | undefined;
+  #fanout: TierFanout | undefined;
   readonly #hooks: readonly DispatchHooks[];
-  readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
-  /** Sessions held in memory on this replica, least recently used first (`tenant\u0000id`). */
-  readonly #recent = new Map<string, SessionDescriptor>();
+  readonly #actors: SessionActors;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -75,6 +71,11 @@ export class Daemon {
     this.#hooks = options.hooks ?? [];
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {});
+    this.#actors = new SessionActors({
+      limit: config.limits.maxSessionsInMemory,
+      log: this.#log,
+      reassemble: (descriptor) => this.#fanout?.reassemble(descriptor) ?? Promise.resolve(),
+    });
   }
 
   get nats(): NatsConnection {
@@ -94,16 +95,25 @@ export class Daemon {
     await this.#redis.connect();
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
-    await this.#registry.start((change) => this.#onRegistryChange(change));
+    const fanout = new TierFanout({
+      nc: this.#nc,
+      store: this.#store,
+      registry: this.#registry,
+      surfaces: this.#surfaces,
+      actors: this.#actors,
+      log: this.#log,
+    });
+    this.#fanout = fanout;
+    await this.#registry.start((change) => fanout.onRegistryChange(change));
     void this.#watchConnection(this.#nc);
     const registry = this.#registry;
     this.#mcp = new McpPool(
       {
         put: async (tenant, toolset) =>
-          this.#publishToolsetChanged(tenant, toolset.id, await registry.put(tenant, toolset), false),
+          this.#fanout?.publishToolsetChanged(tenant, toolset.id, await registry.put(tenant, toolset), false),
         delete: async (tenant, id) => {
           await registry.delete(tenant, id);
-          this.#publishToolsetChanged(tenant, id, registry.lastRevision, true);
+          this.#fanout?.publishToolsetChanged(tenant, id, registry.lastRevision, true);
         },
       },
       this.#log,
@@ -122,7 +132,7 @@ export class Daemon {
         if (error) return;
         try {
           const { tenant, sessions } = codec.decode(message.data) as { tenant: string; sessions: string[] };
-          for (const id of sessions) this.#forget(tenant, id);
+          for (const id of sessions) this.#actors.forget(tenant, id);
         } catch {
           // Not ours to answer.
         }
@@ -134,48 +144,27 @@ export class Daemon {
       queue: config.namespace.queue,
       description: 'Tool search for LLM agent sessions',
     });
-    const handlers: [EndpointDescriptor, Handler][] = [
-      [ENDPOINTS.sessionsOpen, (p, body) => this.#open(p.tenant, body)],
-      [ENDPOINTS.sessionsAssemble, (p, body) => this.#assemble(p.tenant, p.session, body)],
-      [ENDPOINTS.sessionsSearch, (p, body) => this.#search(p.tenant, p.session, body)],
-      [ENDPOINTS.sessionsDescribe, (p, body) => this.#describe(p.tenant, p.session, body)],
-      [ENDPOINTS.sessionsClose, (p) => this.#close(p.tenant, p.session)],
-      [ENDPOINTS.toolsetsPut, (p, body) => this.#putToolset(p.tenant, body)],
-      [ENDPOINTS.toolsetsDelete, (p, body) => this.#deleteToolset(p.tenant, body)],
-      [ENDPOINTS.mcpAttach, (p, body) => this.#attach(p.tenant, body)],
-      [ENDPOINTS.mcpDetach, (p, body) => this.#detach(p.tenant, body)],
-      [
-        ENDPOINTS.sessionsDispatch,
-        async (p, body) => this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
-      ],
-      [ENDPOINTS.subagentsSpawn, (p, body) => this.#spawn(p.tenant, body)],
-      [ENDPOINTS.approvalsList, (p, body) => this.#dispatcher.list(p.tenant, body)],
-      [ENDPOINTS.approvalsDecide, (p, body) => this.#dispatcher.decide(p.tenant, p.id, body)],
-      [ENDPOINTS.approvalsGet, (p) => this.#dispatcher.get(p.tenant, p.id)],
-    ];
-    const served = new Set(handlers.map(([endpoint]) => endpoint.name));
-    for (const endpoint of Object.values(ENDPOINTS)) {
-      const handler: Handler =
-        handlers.find(([candidate]) => candidate.name === endpoint.name)?.[1] ??
-        (() =>
-          Promise.reject(
-            new RequestError(
-              WIRE_ERROR_CODES.NOT_IMPLEMENTED,
-              `${endpoint.name} is part of the v1 contract but this daemon does not serve it yet.`,
-            ),
-          ));
-      this.#service.addEndpoint(endpoint.name.replace(/\./g, '_'), {
-        subject: subjectPattern(endpoint.template),
-        handler: (error, message) => {
-          if (error) return;
-          void serveRequest(endpoint, handler, message, {
-            maxPayloadBytes: this.#config.limits.maxPayloadBytes,
-            log: this.#log,
-          });
-        },
-        metadata: { purpose: endpoint.purpose, implemented: String(served.has(endpoint.name)) },
-      });
-    }
+    addEndpoints(
+      this.#service,
+      {
+        sessionsOpen: (p, body) => this.#open(p.tenant, body),
+        sessionsAssemble: (p, body) => this.#assemble(p.tenant, p.session, body),
+        sessionsSearch: (p, body) => this.#search(p.tenant, p.session, body),
+        sessionsDescribe: (p, body) => this.#describe(p.tenant, p.session, body),
+        sessionsDispatch: async (p, body) =>
+          this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
+        sessionsClose: (p) => this.#close(p.tenant, p.session),
+        subagentsSpawn: (p, body) => this.#spawn(p.tenant, body),
+        toolsetsPut: (p, body) => this.#putToolset(p.tenant, body),
+        toolsetsDelete: (p, body) => this.#deleteToolset(p.tenant, body),
+        mcpAttach: (p, body) => this.#attach(p.tenant, body),
+        mcpDetach: (p, body) => this.#detach(p.tenant, body),
+        approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
+        approvalsDecide: (p, body) => this.#dispatcher.decide(p.tenant, p.id, body),
+        approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
+      },
+      { maxPayloadBytes: config.limits.maxPayloadBytes, log: this.#log },
+    );
     // Only report ready once the server knows every endpoint: a request right after start must find us.
     await this.#nc.flush();
     this.#log.info({ nats: config.nats.url, bucket: config.namespace.bucket }, 'toolsearchd serving');
@@ -256,40 +245,13 @@ export class Daemon {
     if (session === undefined || !SessionIdSchema.safeParse(session).success) {
       throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
     }
-    const cached = this.#recent.get(`${tenant}\u0000${session}`);
-    if (cached !== undefined) {
-      this.#recent.delete(`${tenant}\u0000${session}`);
-      this.#recent.set(`${tenant}\u0000${session}`, cached);
-      return cached;
-    }
+    const cached = this.#actors.get(tenant, session);
+    if (cached !== undefined) return cached;
     const descriptor = await this.#required.store.load(tenant, session);
     if (descriptor === undefined)
       throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
-    this.#track(descriptor);
+    this.#actors.track(descriptor);
     return descriptor;
-  }
-
-  /**
-   * Keeps a session's actor in memory, dropping the least recently used beyond the limit: actors
-   * are a cache over Redis, and a dropped session comes back on its next request.
-   */
-  #track(descriptor: SessionDescriptor): void {
-    const key = `${descriptor.tenant}\u0000${descriptor.id}`;
-    this.#recent.delete(key);
-    this.#recent.set(key, descriptor);
-    this.#tenant(descriptor.tenant).send({ type: 'session.track', descriptor });
-    while (this.#recent.size > this.#config.limits.maxSessionsInMemory) {
-      const oldest = this.#recent.keys().next().value as string;
-      this.#recent.delete(oldest);
-      const [tenant = '', id = ''] = oldest.split('\u0000');
-      this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
-    }
-  }
-
-  /** Drops a session from this replica's memory (it reloads from Redis on its next request). */
-  #forget(tenant: string, id: string): void {
-    if (!this.#recent.delete(`${tenant}\u0000${id}`)) return;
-    this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
   }
 
   /** Tells every replica that these sessions changed or closed, so none serves a stale copy. */
@@ -300,34 +262,7 @@ export class Daemon {
 
   /** Sessions whose actors are in memory on this replica. */
   get sessionsInMemory(): number {
-    return this.#recent.size;
-  }
-
-  #tenant(tenant: string): ActorRefFrom<typeof tenantMachine> {
-    let actor = this.#tenants.get(tenant);
-    if (actor === undefined) {
-      const machine = tenantMachine.provide({
-        actors: {
-          session: sessionMachine.provide({
-            actions: {
-              reassemble: (_, params) => {
-                void this.#reassemble(params.descriptor).catch((error: Error) =>
-                  this.#log.warn({ err: error.message, tenant, session: params.descriptor.id }, 're-assembly failed'),
-                );
-              },
-            },
-          }),
-        },
-      });
-      actor = createActor(machine, { input: { tenant } });
-      // One tenant's failure must never take the process (and every other tenant) down.
-      actor.subscribe({
-        error: (error) => this.#log.error({ err: String(error), tenant }, 'tenant supervisor failed'),
-      });
-      actor.start();
-      this.#tenants.set(tenant, actor);
-    }
-    return actor;
+    return this.#actors.size;
   }
 
   async #open(tenant: string, body: unknown) {
@@ -371,7 +306,7 @@ export class Daemon {
     await store.save(descriptor);
     const surface = this.#surfaces.build(descriptor, this.#required.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
-    this.#track(descriptor);
+    this.#actors.track(descriptor);
     return {
       ok: true,
       session: {
@@ -436,7 +371,7 @@ export class Daemon {
   async #close(tenant: string, session: string | undefined) {
     const descriptor = await this.#descriptor(tenant, session);
     const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) this.#forget(tenant, id);
+    for (const id of closed) this.#actors.forget(tenant, id);
     this.#invalidate(tenant, closed);
     return { ok: true, closed };
   }
@@ -445,14 +380,14 @@ export class Daemon {
     const { toolset } = parse(ToolsetPutRequestSchema, body);
     const parsed = ToolsetSchema.parse(toolset);
     const revision = await this.#required.registry.put(tenant, parsed);
-    this.#publishToolsetChanged(tenant, parsed.id, revision, false);
+    this.#fanout?.publishToolsetChanged(tenant, parsed.id, revision, false);
     return { ok: true, id: parsed.id, revision };
   }
 
   async #deleteToolset(tenant: string, body: unknown) {
     const { id } = parse(ToolsetDeleteRequestSchema, body);
     const deleted = await this.#required.registry.delete(tenant, id);
-    this.#publishToolsetChanged(tenant, id, this.#required.registry.lastRevision, true);
+    this.#fanout?.publishToolsetChanged(tenant, id, this.#required.registry.lastRevision, true);
     return { ok: true, id, deleted };
   }
 
@@ -480,53 +415,6 @@ export class Daemon {
     return { ok: true, toolset: `mcp-${name}`, detached };
   }
 
-  #publishToolsetChanged(tenant: string, toolset: string, revision: number, deleted: boolean): void {
-    this.#required.nc.publish(
-      subject(EVENTS.toolsetChanged.template, { tenant }),
-      codec.encode({ tenant, toolset, revision, deleted }),
-    );
-  }
-
-  /** A registry change (from any replica or writer): every open session of the tenant is told. */
-  #onRegistryChange(change: RegistryChange): void {
-    void (async () => {
-      const { store } = this.#required;
-      // Sessions not in memory (never seen here, or dropped) are loaded so every one is told.
-      const actor = this.#tenant(change.tenant);
-      const tracked = new Set(Object.keys(actor.getSnapshot().context.sessions));
-      const untracked: SessionDescriptor[] = [];
-      for (const id of await store.list(change.tenant)) {
-        if (tracked.has(id)) continue;
-        const descriptor = await store.load(change.tenant, id);
-        if (descriptor !== undefined && descriptor.grant.toolsets.includes(change.toolsetId))
-          untracked.push(descriptor);
-      }
-      actor.send({ type: 'toolsets.changed', toolsetId: change.toolsetId });
-      for (const descriptor of untracked) await this.#reassemble(descriptor);
-    })().catch((error: Error) =>
-      this.#log.warn({ err: error.message, tenant: change.tenant }, 'could not fan out a toolset change'),
-    );
-  }
-
-  /** Re-assembles one session and publishes its tier event if its surface changed (once across replicas). */
-  async #reassemble(descriptor: SessionDescriptor): Promise<void> {
-    const { store, registry, nc } = this.#required;
-    const { result } = this.#surfaces.build(descriptor, registry).assembly;
-    if (!(await store.swapHash(descriptor.tenant, descriptor.id, result.hash))) return;
-    nc.publish(
-      subject(EVENTS.sessionTier.template, { tenant: descriptor.tenant, session: descriptor.id }),
-      codec.encode({
-        tenant: descriptor.tenant,
-        session: descriptor.id,
-        tier: result.tier,
-        listing_form: result.listing_form,
-        deferred_count: result.deferred_count,
-        listing_tokens: result.listing_tokens,
-        hash: result.hash,
-      }),
-    );
-  }
-
   /** Attaches an MCP server for a tenant on the operator's behalf (config-declared servers). */
   async attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
     if (this.#mcp === undefined) throw new Error('the daemon is not started');
@@ -539,7 +427,7 @@ export class Daemon {
   async registerToolsets(tenant: string, toolsets: readonly Toolset[]): Promise<void> {
     for (const toolset of toolsets) {
       const revision = await this.#required.registry.put(tenant, toolset);
-      this.#publishToolsetChanged(tenant, toolset.id, revision, false);
+      this.#fanout?.publishToolsetChanged(tenant, toolset.id, revision, false);
     }
   }
 
@@ -550,9 +438,7 @@ export class Daemon {
       await this.#dispatch?.close();
       await this.#mcp?.close();
       this.#registry?.stop();
-      for (const actor of this.#tenants.values()) actor.stop();
-      this.#tenants.clear();
-      this.#recent.clear();
+      this.#actors.stop();
       await this.#nc?.drain().catch(() => undefined);
       this.#redis?.disconnect();
       this.#log.info('toolsearchd stopped');

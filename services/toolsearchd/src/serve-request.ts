@@ -1,7 +1,10 @@
-import { JSONCodec, type Msg } from 'nats';
+import { JSONCodec, type Msg, type Service } from 'nats';
 import type { Logger } from 'pino';
 import {
+  ENDPOINTS,
   errorReply,
+  subjectPattern,
+  type EndpointName,
   parseSubject,
   TenantIdSchema,
   WIRE_ERROR_CODES,
@@ -101,5 +104,27 @@ export async function serveRequest(
     message.respond(codec.encode(reply));
   } catch (error) {
     options.log.warn({ err: (error as Error).message }, 'could not send a reply');
+  }
+}
+
+/**
+ * Adds every endpoint of the contract to the service, each with its handler. The handler table
+ * is keyed by endpoint, so a contract endpoint without a handler does not compile.
+ */
+export function addEndpoints(
+  service: Service,
+  handlers: Record<EndpointName, Handler>,
+  options: { maxPayloadBytes: number; log: Logger },
+): void {
+  for (const [key, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, EndpointDescriptor][]) {
+    const handler = handlers[key];
+    service.addEndpoint(endpoint.name.replace(/\./g, '_'), {
+      subject: subjectPattern(endpoint.template),
+      handler: (error, message) => {
+        if (error) return;
+        void serveRequest(endpoint, handler, message, options);
+      },
+      metadata: { purpose: endpoint.purpose },
+    });
   }
 }
