@@ -118,7 +118,6 @@ export const TierEventSchema = z.object({
 });
 export type TierEvent = z.infer<typeof TierEventSchema>;
 
-
 /** How the daemon reaches an MCP server. Secrets in `env` and `headers` never appear in logs or replies. */
 export const McpTransportSchema = z.discriminatedUnion('type', [
   z.object({

@@ -197,6 +197,11 @@ export class Daemon {
     return this.#dispatcher;
   }
 
+  /** A session's current turn context (for embedders that call the dispatcher in-process). */
+  turnContext(tenant: string, session: string): Promise<TurnContext> {
+    return this.#requiredContext(tenant, session);
+  }
+
   async #requiredContext(tenant: string, session: string | undefined): Promise<TurnContext> {
     const descriptor = await this.#descriptor(tenant, session);
     return this.#contextFor(descriptor);
