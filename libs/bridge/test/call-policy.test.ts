@@ -24,7 +24,9 @@ const byName = (name: string): SessionTool => {
   if (found === undefined) throw new Error(`no tool ${name}`);
   return found;
 };
-const policy = (patch: Partial<CallPolicy> & { approval?: Partial<CallPolicy['approval']> }): CallPolicy => ({
+const policy = (
+  patch: Partial<Omit<CallPolicy, 'approval'>> & { approval?: Partial<CallPolicy['approval']> },
+): CallPolicy => ({
   ...DEFAULT_CALL_POLICY,
   ...patch,
   approval: { ...DEFAULT_CALL_POLICY.approval, ...patch.approval },
