@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import * as schemas from './schemas';
 import * as dispatch from './dispatch';
+import * as operator from './operator';
 
 /** The prefix of every v1 subject. */
 export const SUBJECT_PREFIX = 'toolsearch.v1';
@@ -122,6 +123,34 @@ export const ENDPOINTS = {
     dispatch.ApprovalDecideRequestSchema,
     dispatch.ApprovalDecideReplySchema,
     'Approve or deny a held call (approver identities only).',
+  ),
+  sessionsList: endpoint(
+    'sessions.list',
+    '{tenant}.sessions.list',
+    operator.SessionsListRequestSchema,
+    operator.SessionsListReplySchema,
+    "The tenant's open sessions (for operators).",
+  ),
+  sessionsShow: endpoint(
+    'sessions.show',
+    '{tenant}.sessions.{session}.show',
+    operator.SessionShowRequestSchema,
+    operator.SessionShowReplySchema,
+    'One session: its grant, model, children and current tier (for operators).',
+  ),
+  toolsetsList: endpoint(
+    'toolsets.list',
+    '{tenant}.toolsets.list',
+    operator.ToolsetsListRequestSchema,
+    operator.ToolsetsListReplySchema,
+    "The tenant's toolsets with tool counts and availability.",
+  ),
+  auditRecent: endpoint(
+    'audit.recent',
+    '{tenant}.audit.recent',
+    operator.AuditRecentRequestSchema,
+    operator.AuditRecentReplySchema,
+    'The newest trace records of dispatched calls (for operators).',
   ),
   approvalsGet: endpoint(
     'approvals.get',

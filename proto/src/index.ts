@@ -90,3 +90,17 @@ export type {
   SpawnRequest,
   WorkerJob,
 } from './dispatch';
+export {
+  SessionsListRequestSchema,
+  SessionsListReplySchema,
+  SessionSummarySchema,
+  SessionShowRequestSchema,
+  SessionShowReplySchema,
+  ToolsetsListRequestSchema,
+  ToolsetsListReplySchema,
+  ToolsetSummarySchema,
+  AuditRecentRequestSchema,
+  AuditRecentReplySchema,
+  AuditRecordSchema,
+} from './operator';
+export type { SessionSummary, ToolsetSummary, AuditRecord } from './operator';

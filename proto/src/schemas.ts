@@ -53,7 +53,15 @@ export const SessionInfoSchema = z.object({
 });
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 
-export const OpenSessionReplySchema = z.object({ ok: z.literal(true), session: SessionInfoSchema });
+export const OpenSessionReplySchema = z.object({
+  ok: z.literal(true),
+  session: SessionInfoSchema,
+  /**
+   * A bearer token for this session's MCP endpoint (`/mcp`). Shown once; the daemon keeps only its
+   * digest. It stops working when the session closes.
+   */
+  token: z.string(),
+});
 
 export const AssembleRequestSchema = z.object({ format: ToolFormatSchema.default('openai') });
 export const AssembleReplySchema = z.object({

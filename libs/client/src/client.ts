@@ -121,6 +121,26 @@ export class ToolsearchClient {
     return this.call(ENDPOINTS.approvalsGet, {}, { id });
   }
 
+  /** The tenant's open sessions, newest first. */
+  listSessions(filter: { role?: 'gateway' | 'subagent' | 'kanban_worker'; limit?: number } = {}) {
+    return this.call(ENDPOINTS.sessionsList, filter);
+  }
+
+  /** One session: grant, model, children and its current surface (tier, listing, tokens). */
+  showSession(session: string) {
+    return this.call(ENDPOINTS.sessionsShow, {}, { session });
+  }
+
+  /** The tenant's toolsets with tool counts and availability. */
+  listToolsets() {
+    return this.call(ENDPOINTS.toolsetsList, {});
+  }
+
+  /** The newest trace records of dispatched calls (optionally of one session). */
+  recentActivity(filter: { session?: string; limit?: number } = {}) {
+    return this.call(ENDPOINTS.auditRecent, filter);
+  }
+
   /** Calls `onEvent` when a held call of the session finished (`*`: any session). */
   onResult(session: string, onEvent: (event: ResultEvent) => void): Subscription {
     return this.#subscribe(this.#sessionEvent(EVENTS.sessionResult.template, session), (data) =>

@@ -46,6 +46,7 @@ async function startDaemonProcess(namespace: string): Promise<ChildProcess> {
     JSON.stringify({
       nats: { url: NATS_URL },
       redis: { url: REDIS_URL },
+      http: { port: 0 },
       namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
       log: { level: 'warn' },
     }),
@@ -245,6 +246,7 @@ async function main(): Promise<void> {
         parseDaemonConfig({
           nats: { url: NATS_URL },
           redis: { url: REDIS_URL },
+          http: { port: 0 },
           namespace: { bucket: memoryNamespace, redisPrefix: `${memoryNamespace}:`, queue: memoryNamespace },
         }),
       );
@@ -267,6 +269,7 @@ async function main(): Promise<void> {
       parseDaemonConfig({
         nats: { url: NATS_URL },
         redis: { url: REDIS_URL },
+        http: { port: 0 },
         namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
       }),
     );

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
   const config = parseDaemonConfig({
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
+    http: { port: 0 },
     namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
     log: { level: 'silent' },
     tenants: {

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
     namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
+    http: { port: 0 },
     log: { level: 'warn' },
   };
   writeFileSync(configPath, JSON.stringify(config));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { McpAttachRequestSchema } from '@toolsearch/proto';
+import { GrantSchema, McpAttachRequestSchema, ModelSpecSchema } from '@toolsearch/proto';
 import { TenantPolicySchema } from './policy-config';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
@@ -79,6 +79,17 @@ export const DaemonConfigSchema = z
       })
       .strict()
       .prefault({}),
+    /** The HTTP listener: the MCP endpoint (`/mcp`), Prometheus metrics (`/metrics`), `/healthz`, `/readyz`. */
+    http: z
+      .object({
+        enabled: z.boolean().default(true),
+        /** Interface to listen on; `0.0.0.0` in a container behind a Service. */
+        host: z.string().min(1).default('127.0.0.1'),
+        /** TCP port; 0 picks a free one (tests). */
+        port: z.number().int().min(0).max(65_535).default(8420),
+      })
+      .strict()
+      .prefault({}),
     /** The policy of every tenant without one of its own under `tenants.<id>.policy`. */
     policy: TenantPolicySchema.prefault({}),
     log: z
@@ -96,6 +107,25 @@ export const DaemonConfigSchema = z
             mcp: z.array(McpAttachRequestSchema).default([]),
             /** This tenant's policy (replaces the top-level `policy` as a whole). */
             policy: TenantPolicySchema.optional(),
+            /**
+             * API keys for the MCP endpoint: a client that presents one gets a new gateway session
+             * with this grant and model, closed when its MCP session ends. Only the key's sha256 is
+             * configured (`printf %s "$KEY" | sha256sum`), never the key.
+             */
+            apiKeys: z
+              .array(
+                z
+                  .object({
+                    name: z.string().min(1).max(100),
+                    sha256: z.string().regex(/^[0-9a-f]{64}$/, 'the sha256 of the key, 64 lowercase hex digits'),
+                    grant: GrantSchema,
+                    model: ModelSpecSchema.default({ contextLength: 200_000 }),
+                    /** The session's `tools.tool_search` settings. */
+                    config: z.unknown().optional(),
+                  })
+                  .strict(),
+              )
+              .default([]),
           })
           .strict(),
       )
@@ -115,7 +145,7 @@ export class ConfigError extends Error {
 
 type RawConfig = Record<string, Record<string, unknown> | undefined>;
 /** Sets `raw[section][key]`, creating the section when it is missing or not a mapping. */
-function setKey(raw: RawConfig, section: string, key: string, value: string): void {
+function setKey(raw: RawConfig, section: string, key: string, value: unknown): void {
   const current = raw[section];
   raw[section] = { ...(typeof current === 'object' && current !== null ? current : {}), [key]: value };
 }
@@ -125,11 +155,14 @@ const ENV_OVERRIDES: readonly [string, string, string][] = [
   ['TOOLSEARCH_LOG_LEVEL', 'log', 'level'],
   ['TOOLSEARCH_BUCKET', 'namespace', 'bucket'],
   ['TOOLSEARCH_REDIS_PREFIX', 'namespace', 'redisPrefix'],
+  ['TOOLSEARCH_HTTP_HOST', 'http', 'host'],
+  ['TOOLSEARCH_HTTP_PORT', 'http', 'port'],
 ];
 
 /**
  * Reads the config: a YAML file (optional), then environment overrides (`TOOLSEARCH_NATS_URL`,
- * `TOOLSEARCH_REDIS_URL`, `TOOLSEARCH_LOG_LEVEL`, `TOOLSEARCH_BUCKET`, `TOOLSEARCH_REDIS_PREFIX`),
+ * `TOOLSEARCH_REDIS_URL`, `TOOLSEARCH_LOG_LEVEL`, `TOOLSEARCH_BUCKET`, `TOOLSEARCH_REDIS_PREFIX`,
+ * `TOOLSEARCH_HTTP_HOST`, `TOOLSEARCH_HTTP_PORT`),
  * validated as a whole. Errors name the key: `limits.maxPayloadBytes: ...`.
  */
 export function loadDaemonConfig(
@@ -152,7 +185,9 @@ export function loadDaemonConfig(
   }
   for (const [name, section, key] of ENV_OVERRIDES) {
     const value = env[name];
-    if (value !== undefined && value !== '') setKey(raw, section, key, value);
+    if (value === undefined || value === '') continue;
+    // Numbers stay numbers, so a bad one is reported as such ("http.port: expected number").
+    setKey(raw, section, key, key === 'port' && /^\d+$/.test(value) ? Number(value) : value);
   }
   return parseDaemonConfig(raw);
 }

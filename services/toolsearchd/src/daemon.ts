@@ -31,6 +31,11 @@ import { addEndpoints, parse, RequestError } from './serve-request';
 import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
+import { OperatorViews } from './operator-views';
+import { DaemonMetrics } from './http/metrics';
+import { HttpFrontend } from './http/http-server';
+import { McpFrontDoor } from './http/mcp-front-door';
+import { FrontDoorSessions } from './http/front-door-sessions';
 
 const codec = JSONCodec<unknown>();
 
@@ -56,6 +61,14 @@ export class Daemon {
   #fanout: TierFanout | undefined;
   readonly #hooks: readonly DispatchHooks[];
   readonly #actors: SessionActors;
+  readonly #metrics: DaemonMetrics;
+  /** The tier each in-memory session was last assembled at (for the tier metric), oldest first. */
+  readonly #tiers = new Map<string, number>();
+  #operator: OperatorViews | undefined;
+  #http: HttpFrontend | undefined;
+  #frontDoor: McpFrontDoor | undefined;
+  #httpAddress: string | undefined;
+  #natsUp = true;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -76,6 +89,26 @@ export class Daemon {
       log: this.#log,
       reassemble: (descriptor) => this.#fanout?.reassemble(descriptor) ?? Promise.resolve(),
     });
+    this.#metrics = new DaemonMetrics({
+      sessionsInMemory: () => this.#actors.size,
+      tierCounts: () => {
+        const counts = new Map<number, number>();
+        for (const tier of this.#tiers.values()) counts.set(tier, (counts.get(tier) ?? 0) + 1);
+        return counts;
+      },
+      approvalsPending: () => this.#dispatch?.approvals.pendingCount() ?? Promise.resolve(0),
+      mcpServers: () => this.#mcp?.servers() ?? [],
+    });
+  }
+
+  /** Base URL of the HTTP listener (`http://host:port`), once started with `http.enabled`. */
+  get httpAddress(): string | undefined {
+    return this.#httpAddress;
+  }
+
+  /** The Prometheus registry (for embedders that expose metrics themselves). */
+  get metrics(): DaemonMetrics {
+    return this.#metrics;
   }
 
   get nats(): NatsConnection {
@@ -160,11 +193,24 @@ export class Daemon {
         mcpAttach: (p, body) => this.#attach(p.tenant, body),
         mcpDetach: (p, body) => this.#detach(p.tenant, body),
         approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
-        approvalsDecide: (p, body) => this.#dispatcher.decide(p.tenant, p.id, body),
+        approvalsDecide: async (p, body) => {
+          const reply = await this.#dispatcher.decide(p.tenant, p.id, body);
+          this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
+          return reply;
+        },
         approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
+        sessionsList: (p, body) => this.#views.sessionsList(p.tenant, body),
+        sessionsShow: (p) => this.#views.sessionShow(p.tenant, p.session),
+        toolsetsList: (p) => this.#views.toolsetsList(p.tenant),
+        auditRecent: (p, body) => this.#views.auditRecent(p.tenant, body),
       },
-      { maxPayloadBytes: config.limits.maxPayloadBytes, log: this.#log },
+      {
+        maxPayloadBytes: config.limits.maxPayloadBytes,
+        log: this.#log,
+        observe: (endpoint, outcome, seconds) => this.#metrics.observeRequest(endpoint, outcome, seconds),
+      },
     );
+    if (config.http.enabled) await this.#startHttp();
     // Only report ready once the server knows every endpoint: a request right after start must find us.
     await this.#nc.flush();
     this.#log.info({ nats: config.nats.url, bucket: config.namespace.bucket }, 'toolsearchd serving');
@@ -173,7 +219,9 @@ export class Daemon {
   /** On reconnect the registry watch resumes from the last revision it saw (no change is missed). */
   async #watchConnection(nc: NatsConnection): Promise<void> {
     for await (const status of nc.status()) {
+      if (status.type === 'disconnect') this.#natsUp = false;
       if (status.type !== 'reconnect') continue;
+      this.#natsUp = true;
       this.#log.info('NATS connection back; resuming the registry watch');
       await this.#registry
         ?.resume()
@@ -185,6 +233,61 @@ export class Daemon {
     if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
       throw new Error('the daemon is not started');
     return { registry: this.#registry, store: this.#store, nc: this.#nc };
+  }
+
+  get #views(): OperatorViews {
+    this.#operator ??= new OperatorViews({
+      store: this.#required.store,
+      registry: this.#required.registry,
+      surfaces: this.#surfaces,
+      audit: this.#dispatcher.audit,
+      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+    });
+    return this.#operator;
+  }
+
+  /** The HTTP listener: the MCP endpoint, metrics and health. */
+  async #startHttp(): Promise<void> {
+    const { nc } = this.#required;
+    const sessions = new FrontDoorSessions({
+      apiKeys: this.#config.tenants,
+      resolveToken: (token) => this.#required.store.resolveToken(token),
+      open: async (tenant, body) => (await this.#open(tenant, body)).session.id,
+      close: (tenant, session) => this.#close(tenant, session).then(() => undefined),
+      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      surface: (descriptor) => this.#surfaces.build(descriptor, this.#required.registry, 'mcp'),
+      context: (tenant, session) => this.#requiredContext(tenant, session),
+      dispatcher: () => this.#dispatcher.dispatcher,
+      markActivated: (tenant, session) => this.#required.store.markActivated(tenant, session),
+      noteTier: (tenant, session, tier) => this.#noteTier(tenant, session, tier),
+    });
+    this.#frontDoor = new McpFrontDoor({
+      backend: sessions,
+      nc,
+      log: this.#log,
+      maxBodyBytes: this.#config.limits.maxPayloadBytes,
+      observe: (method, outcome) => this.#metrics.observeMcpRequest(method, outcome),
+    });
+    this.#http = new HttpFrontend({
+      frontDoor: this.#frontDoor,
+      metrics: this.#metrics,
+      readiness: () => ({
+        nats: this.#natsUp && !nc.isClosed(),
+        redis: this.#redis?.status === 'ready',
+      }),
+      log: this.#log,
+    });
+    const { host, port } = await this.#http.listen(this.#config.http.host, this.#config.http.port);
+    this.#httpAddress = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    this.#log.info({ http: this.#httpAddress }, 'HTTP listening (/mcp, /metrics, /healthz, /readyz)');
+  }
+
+  #noteTier(tenant: string, session: string, tier: number): void {
+    const key = `${tenant}/${session}`;
+    this.#tiers.delete(key);
+    this.#tiers.set(key, tier);
+    if (this.#tiers.size > this.#config.limits.maxSessionsInMemory)
+      this.#tiers.delete(this.#tiers.keys().next().value as string);
   }
 
   get #dispatcher(): DispatchService {
@@ -308,12 +411,14 @@ export class Daemon {
       activated: false,
       createdAt: Date.now(),
     };
-    await store.save(descriptor);
+    const token = await store.create(descriptor);
     const surface = this.#surfaces.build(descriptor, this.#required.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.#actors.track(descriptor);
+    this.#noteTier(tenant, descriptor.id, surface.assembly.result.tier);
     return {
       ok: true,
+      token,
       session: {
         id: descriptor.id,
         tenant,
@@ -332,6 +437,7 @@ export class Daemon {
     const { result } = this.#surfaces.build(descriptor, this.#required.registry, format).assembly;
     if (result.mode === 'budget' && result.activated && !descriptor.activated)
       await this.#required.store.markActivated(tenant, descriptor.id);
+    this.#noteTier(tenant, descriptor.id, result.tier);
     return {
       ok: true,
       tier: result.tier,
@@ -354,7 +460,9 @@ export class Daemon {
     const request = parse(SearchRequestSchema, body);
     const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
     const { explain, ...args } = request;
+    const started = performance.now();
     const outcome = handleToolSearch(bridge, args, { explain: explain === true });
+    this.#metrics.observeSearch((performance.now() - started) / 1000);
     if (!outcome.ok) return this.#bridgeError(outcome.error);
     return outcome.explain !== undefined
       ? { ok: true, result: outcome.result, explain: outcome.explain }
@@ -376,7 +484,10 @@ export class Daemon {
   async #close(tenant: string, session: string | undefined) {
     const descriptor = await this.#descriptor(tenant, session);
     const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) this.#actors.forget(tenant, id);
+    for (const id of closed) {
+      this.#actors.forget(tenant, id);
+      this.#tiers.delete(`${tenant}/${id}`);
+    }
     this.#invalidate(tenant, closed);
     return { ok: true, closed };
   }
@@ -439,6 +550,8 @@ export class Daemon {
   /** Stops serving, drains in-flight requests, and closes every connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      await this.#frontDoor?.close();
+      await this.#http?.close();
       await this.#service?.stop().catch(() => undefined);
       await this.#dispatch?.close();
       await this.#mcp?.close();

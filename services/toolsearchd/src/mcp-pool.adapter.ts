@@ -171,6 +171,15 @@ export class McpPool {
     connection.retry.unref();
   }
 
+  /** Every server this replica holds, and whether it is connected right now (for health and metrics). */
+  servers(): { tenant: string; server: string; connected: boolean }[] {
+    return [...this.#connections.values()].map((connection) => ({
+      tenant: connection.tenant,
+      server: connection.config.name,
+      connected: connection.client !== undefined,
+    }));
+  }
+
   /** Whether this replica holds a connection (up or reconnecting) to the tenant's server. */
   has(tenant: string, name: string): boolean {
     return this.#connections.has(this.#key(tenant, name));

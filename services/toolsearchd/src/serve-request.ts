@@ -55,6 +55,13 @@ function isStoreDown(error: unknown): boolean {
   return /Stream isn't writeable|ECONNREFUSED|Connection is closed|enableOfflineQueue|TIMEOUT/i.test(text);
 }
 
+export interface ServeOptions {
+  readonly maxPayloadBytes: number;
+  readonly log: Logger;
+  /** Told about every answered request: endpoint name, `ok` or the error code, seconds taken. */
+  readonly observe?: (endpoint: string, outcome: string, seconds: number) => void;
+}
+
 /**
  * Answers one request at the edge: size limit, tenant token, JSON, then the handler. Every
  * outcome is a reply — the caller's mistakes with their code, a store that is down as
@@ -64,8 +71,9 @@ export async function serveRequest(
   endpoint: EndpointDescriptor,
   handler: Handler,
   message: Msg,
-  options: { maxPayloadBytes: number; log: Logger },
+  options: ServeOptions,
 ): Promise<void> {
+  const started = performance.now();
   let reply: unknown;
   try {
     if (message.data.length > options.maxPayloadBytes) {
@@ -100,6 +108,12 @@ export async function serveRequest(
       reply = errorReply(WIRE_ERROR_CODES.INTERNAL, 'the daemon failed to answer this request; it has been logged.');
     }
   }
+  const outcome = (reply as { ok?: unknown; error?: { code?: unknown } } | undefined)?.ok === false;
+  options.observe?.(
+    endpoint.name,
+    outcome ? String((reply as { error: { code: unknown } }).error.code) : 'ok',
+    (performance.now() - started) / 1000,
+  );
   try {
     message.respond(codec.encode(reply));
   } catch (error) {
@@ -111,11 +125,7 @@ export async function serveRequest(
  * Adds every endpoint of the contract to the service, each with its handler. The handler table
  * is keyed by endpoint, so a contract endpoint without a handler does not compile.
  */
-export function addEndpoints(
-  service: Service,
-  handlers: Record<EndpointName, Handler>,
-  options: { maxPayloadBytes: number; log: Logger },
-): void {
+export function addEndpoints(service: Service, handlers: Record<EndpointName, Handler>, options: ServeOptions): void {
   for (const [key, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, EndpointDescriptor][]) {
     const handler = handlers[key];
     service.addEndpoint(endpoint.name.replace(/\./g, '_'), {

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { GrantSchema, ModelSpecSchema, SessionRoleSchema, TenantIdSchema } from '@toolsearch/proto';
@@ -38,12 +39,57 @@ export class SessionStore {
   }
 
   async save(descriptor: SessionDescriptor): Promise<void> {
+    await this.#saveMulti(descriptor).exec();
+  }
+
+  /**
+   * Saves a new session and issues its bearer token (for the MCP endpoint) in the same round
+   * trip. Only the token's sha256 is stored; the token itself is returned once.
+   */
+  async create(descriptor: SessionDescriptor): Promise<string> {
+    const token = `tst_${randomBytes(32).toString('base64url')}`;
+    const digest = tokenDigest(token);
+    await this.#saveMulti(descriptor)
+      .set(`${this.#prefix}token:${digest}`, `${descriptor.tenant}/${descriptor.id}`)
+      .set(`${this.#prefix}tokenof:${descriptor.tenant}:${descriptor.id}`, digest)
+      .exec();
+    return token;
+  }
+
+  /** The session a bearer token belongs to, or undefined (unknown, or its session closed). */
+  async resolveToken(token: string): Promise<{ tenant: string; session: string } | undefined> {
+    if (!/^tst_[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+    const owner = await this.#redis.get(`${this.#prefix}token:${tokenDigest(token)}`);
+    const slash = owner?.indexOf('/') ?? -1;
+    if (owner === null || owner === undefined || slash < 0) return undefined;
+    return { tenant: owner.slice(0, slash), session: owner.slice(slash + 1) };
+  }
+
+  /** Several descriptors in one round trip (missing ones are skipped). */
+  async loadMany(tenant: string, ids: readonly string[]): Promise<SessionDescriptor[]> {
+    if (ids.length === 0) return [];
+    const raws = await this.#redis.mget(ids.map((id) => this.#key(tenant, id)));
+    const descriptors: SessionDescriptor[] = [];
+    for (const raw of raws) {
+      if (raw === null) continue;
+      const parsed = SessionDescriptorSchema.safeParse(JSON.parse(raw));
+      if (parsed.success) descriptors.push(parsed.data);
+    }
+    return descriptors;
+  }
+
+  /** The ids of a session's open children. */
+  children(tenant: string, id: string): Promise<string[]> {
+    return this.#redis.smembers(`${this.#prefix}children:${tenant}:${id}`);
+  }
+
+  #saveMulti(descriptor: SessionDescriptor) {
     const multi = this.#redis.multi();
     multi.set(this.#key(descriptor.tenant, descriptor.id), JSON.stringify(descriptor));
     multi.sadd(`${this.#prefix}sessions:${descriptor.tenant}`, descriptor.id);
     if (descriptor.parent !== undefined)
       multi.sadd(`${this.#prefix}children:${descriptor.tenant}:${descriptor.parent}`, descriptor.id);
-    await multi.exec();
+    return multi;
   }
 
   async load(tenant: string, id: string): Promise<SessionDescriptor | undefined> {
@@ -71,11 +117,14 @@ export class SessionStore {
       const current = stack.pop() as string;
       const children = await this.#redis.smembers(`${this.#prefix}children:${tenant}:${current}`);
       stack.push(...children);
+      const digest = await this.#redis.get(`${this.#prefix}tokenof:${tenant}:${current}`);
       const multi = this.#redis.multi();
       multi.del(
         this.#key(tenant, current),
         `${this.#prefix}children:${tenant}:${current}`,
         `${this.#prefix}hash:${tenant}:${current}`,
+        `${this.#prefix}tokenof:${tenant}:${current}`,
+        ...(digest !== null ? [`${this.#prefix}token:${digest}`] : []),
       );
       multi.srem(`${this.#prefix}sessions:${tenant}`, current);
       const [[, deleted] = [null, 0]] = (await multi.exec()) ?? [];
@@ -89,4 +138,9 @@ export class SessionStore {
     const previous = await this.#redis.set(`${this.#prefix}hash:${tenant}:${id}`, hash, 'GET');
     return previous !== hash;
   }
+}
+
+/** The stored form of a bearer token (tokens and API keys are compared by digest only). */
+export function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
 }

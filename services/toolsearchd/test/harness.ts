@@ -20,6 +20,8 @@ export function testConfig(overrides: Record<string, unknown> = {}): DaemonConfi
     redis: { url: REDIS_URL },
     namespace: { bucket: `t-${id}`, redisPrefix: `t-${id}:`, queue: `q-${id}` },
     log: { level: 'silent' },
+    // Any free port: several daemons (files, processes) run on one machine.
+    http: { port: 0 },
     ...overrides,
   });
 }

@@ -148,6 +148,11 @@ export class Approvals {
     };
   }
 
+  /** Held calls of every tenant still waiting for a decision (their expiry jobs are still delayed). */
+  pendingCount(): Promise<number> {
+    return this.#queue.getDelayedCount();
+  }
+
   /** The tenant's undecided calls, oldest first. */
   async list(tenant: string, limit: number): Promise<Approval[]> {
     const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallEnvelope, OpenSessionRequest } from '@toolsearch/proto';
+import type { McpTool } from '@toolsearch/disclosure';
+import type { DaemonConfig } from '../config';
+import type { Dispatcher, TurnContext } from '../dispatch/dispatcher';
+import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
+import type { Surface } from '../surface';
+import type { FrontDoorBackend, FrontDoorIdentity } from './mcp-front-door';
+
+type ApiKey = DaemonConfig['tenants'][string]['apiKeys'][number];
+
+/**
+ * How an MCP connection maps onto toolsearch sessions. A session token (`tst_…`, from
+ * `sessions.open`) acts as that session. A tenant API key (configured by digest under
+ * `tenants.<id>.apiKeys`) opens a gateway session with the key's grant for the connection, closed
+ * when the connection ends.
+ */
+export class FrontDoorSessions implements FrontDoorBackend {
+  readonly #keys = new Map<string, { tenant: string; key: ApiKey }>();
+
+  constructor(
+    private readonly deps: {
+      apiKeys: DaemonConfig['tenants'];
+      resolveToken: (token: string) => Promise<{ tenant: string; session: string } | undefined>;
+      open: (tenant: string, request: OpenSessionRequest) => Promise<string>;
+      close: (tenant: string, session: string) => Promise<void>;
+      descriptor: (tenant: string, session: string) => Promise<SessionDescriptor>;
+      surface: (descriptor: SessionDescriptor) => Surface;
+      context: (tenant: string, session: string) => Promise<TurnContext>;
+      dispatcher: () => Dispatcher;
+      markActivated: (tenant: string, session: string) => Promise<void>;
+      noteTier: (tenant: string, session: string, tier: number) => void;
+    },
+  ) {
+    for (const [tenant, settings] of Object.entries(deps.apiKeys))
+      for (const key of settings.apiKeys) this.#keys.set(key.sha256, { tenant, key });
+  }
+
+  async authenticate(bearer: string): Promise<FrontDoorIdentity | undefined> {
+    if (bearer.startsWith('tst_')) {
+      const owner = await this.deps.resolveToken(bearer);
+      if (owner === undefined) return undefined;
+      try {
+        await this.deps.descriptor(owner.tenant, owner.session);
+      } catch {
+        return undefined;
+      }
+      return { ...owner, owned: false };
+    }
+    const match = this.#keys.get(tokenDigest(bearer));
+    if (match === undefined) return undefined;
+    const { tenant, key } = match;
+    const session = await this.deps.open(tenant, {
+      role: 'gateway',
+      grant: key.grant,
+      model: key.model,
+      ...(key.config !== undefined ? { config: key.config } : {}),
+    });
+    return { tenant, session, owned: true };
+  }
+
+  async listTools(identity: FrontDoorIdentity): Promise<Tool[]> {
+    const descriptor = await this.deps.descriptor(identity.tenant, identity.session);
+    const { assembly } = this.deps.surface(descriptor);
+    const { result, table } = assembly;
+    if (result.mode === 'budget' && result.activated && !descriptor.activated)
+      await this.deps.markActivated(identity.tenant, identity.session);
+    this.deps.noteTier(identity.tenant, identity.session, result.tier);
+    // Core tools belong to the gateway that declared them and run in its process: an MCP client
+    // sees only what the daemon can run (MCP and plugin tools) plus the bridge.
+    return (result.tools as McpTool[])
+      .filter((tool) => table.byName.get(tool.name)?.kind !== 'core')
+      .map((tool) => tool as unknown as Tool);
+  }
+
+  async callTool(identity: FrontDoorIdentity, name: string, args: unknown): Promise<CallEnvelope> {
+    const context = await this.deps.context(identity.tenant, identity.session);
+    const [result] = await this.deps
+      .dispatcher()
+      .dispatch(context, [{ id: `mcp-${randomUUID()}`, name, arguments: args }]);
+    if (result === undefined) throw new Error('the dispatcher returned no result');
+    const { id: _id, name: _name, ...envelope } = result;
+    return envelope;
+  }
+
+  release(identity: FrontDoorIdentity): Promise<void> {
+    return this.deps.close(identity.tenant, identity.session);
+  }
+}

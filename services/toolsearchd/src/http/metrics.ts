@@ -1,0 +1,124 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read at scrape time (cheap snapshots owned by other parts of the daemon). */
+export interface MetricSources {
+  /** Sessions with an actor in memory on this replica. */
+  sessionsInMemory(): number;
+  /** How many of those sessions were last assembled at each tier. */
+  tierCounts(): ReadonlyMap<number, number>;
+  /** Held calls waiting for a decision (every tenant of the deployment). */
+  approvalsPending(): Promise<number>;
+  /** The MCP servers this replica holds, and whether each is connected right now. */
+  mcpServers(): readonly { tenant: string; server: string; connected: boolean }[];
+}
+
+const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
+
+/**
+ * The daemon's Prometheus metrics, in a registry of its own (several daemons in one process —
+ * tests, embedders — never share counters). Names follow Prometheus conventions: `_total` for
+ * counters, `_seconds` for durations.
+ */
+export class DaemonMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<'endpoint' | 'outcome'>;
+  readonly #latency: Histogram<'endpoint'>;
+  readonly #search: Histogram;
+  readonly #decisions: Counter<'decision'>;
+  readonly #mcpRequests: Counter<'method' | 'outcome'>;
+
+  constructor(sources: MetricSources) {
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: 'toolsearch_requests_total',
+      help: 'Requests answered over NATS, by endpoint and outcome (ok or the error code).',
+      labelNames: ['endpoint', 'outcome'],
+      registers,
+    });
+    this.#latency = new Histogram({
+      name: 'toolsearch_request_duration_seconds',
+      help: 'Time from receiving a NATS request to sending its reply, by endpoint.',
+      labelNames: ['endpoint'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.#search = new Histogram({
+      name: 'toolsearch_search_duration_seconds',
+      help: 'Time spent ranking tools for one tool_search request (the search itself, no transport).',
+      buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1],
+      registers,
+    });
+    this.#decisions = new Counter({
+      name: 'toolsearch_approvals_decided_total',
+      help: 'Decisions recorded on held calls, by decision.',
+      labelNames: ['decision'],
+      registers,
+    });
+    this.#mcpRequests = new Counter({
+      name: 'toolsearch_mcp_requests_total',
+      help: 'Requests on the MCP endpoint (/mcp), by JSON-RPC method and outcome.',
+      labelNames: ['method', 'outcome'],
+      registers,
+    });
+    new Gauge({
+      name: 'toolsearch_sessions_open',
+      help: 'Open sessions with an actor in memory on this replica.',
+      registers,
+      collect() {
+        this.set(sources.sessionsInMemory());
+      },
+    });
+    new Gauge({
+      name: 'toolsearch_sessions_by_tier',
+      help: 'Sessions in memory on this replica by the tier of their last assembly (0 direct, 1 listing, 2 search only).',
+      labelNames: ['tier'],
+      registers,
+      collect() {
+        this.reset();
+        for (const tier of [0, 1, 2]) this.set({ tier: String(tier) }, sources.tierCounts().get(tier) ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'toolsearch_approvals_pending',
+      help: 'Held calls waiting for a human decision (all tenants of this deployment).',
+      registers,
+      async collect() {
+        this.set(await sources.approvalsPending().catch(() => Number.NaN));
+      },
+    });
+    new Gauge({
+      name: 'toolsearch_mcp_server_up',
+      help: 'MCP servers held by this replica: 1 connected, 0 away (reconnecting with backoff).',
+      labelNames: ['tenant', 'server'],
+      registers,
+      collect() {
+        this.reset();
+        for (const { tenant, server, connected } of sources.mcpServers())
+          this.set({ tenant, server }, connected ? 1 : 0);
+      },
+    });
+  }
+
+  /** One answered NATS request. */
+  observeRequest(endpoint: string, outcome: string, seconds: number): void {
+    this.#requests.inc({ endpoint, outcome });
+    this.#latency.observe({ endpoint }, seconds);
+  }
+
+  observeSearch(seconds: number): void {
+    this.#search.observe(seconds);
+  }
+
+  observeDecision(decision: string): void {
+    this.#decisions.inc({ decision });
+  }
+
+  observeMcpRequest(method: string, outcome: string): void {
+    this.#mcpRequests.inc({ method, outcome });
+  }
+
+  /** The exposition text and its content type. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
