@@ -8,6 +8,11 @@ import { lintCommand } from './commands/lint.command';
 import { describeCommand } from './commands/describe.command';
 import { evalCommand } from './commands/eval.command';
 import { searchCommand } from './commands/search.command';
+import { sessionsCommand } from './commands/sessions.command';
+import { toolsetsCommand } from './commands/toolsets.command';
+import { tiersCommand } from './commands/tiers.command';
+import { approvalsCommand } from './commands/approvals.command';
+import { activityCommand } from './commands/activity.command';
 
 /** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
 export interface Command {
@@ -24,6 +29,11 @@ const COMMANDS: Record<string, Command> = {
   bench: benchCommand,
   card: cardCommand,
   lint: lintCommand,
+  sessions: sessionsCommand,
+  toolsets: toolsetsCommand,
+  tiers: tiersCommand,
+  approvals: approvalsCommand,
+  activity: activityCommand,
 };
 
 function help(): string {
