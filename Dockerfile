@@ -8,6 +8,8 @@ COPY proto ./proto
 COPY types ./types
 COPY tsconfig.base.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm install --no-save --no-audit --no-fund tsx@4.23.15
-ENV TOOLSEARCH_NATS_URL=nats://nats:4222 TOOLSEARCH_REDIS_URL=redis://redis:6379
+ENV TOOLSEARCH_NATS_URL=nats://nats:4222 TOOLSEARCH_REDIS_URL=redis://redis:6379 TOOLSEARCH_HTTP_HOST=0.0.0.0
+# /mcp (MCP endpoint), /metrics, /healthz, /readyz
+EXPOSE 8420
 USER node
 CMD ["node", "--import", "tsx", "services/toolsearchd/src/main.ts"]

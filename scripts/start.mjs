@@ -4,6 +4,7 @@
 // TOOLSEARCH_NATS_URL), starts local ones otherwise, registers the example catalog for tenant
 // `demo`, and prints how to talk to the daemon. Ctrl-C stops everything it started.
 import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,12 +32,36 @@ const server = (name, pkg, extra = []) => ({
   transport: { type: 'stdio', command: process.execPath, args: [join(root, 'node_modules', pkg), ...extra] },
   supports_parallel_tool_calls: true,
 });
+// An MCP endpoint key for this run only; the config holds just its digest.
+const apiKey = `tsk_${randomBytes(24).toString('base64url')}`;
+const demoToolsets = [
+  'mcp-github',
+  'mcp-slack',
+  'mcp-linear',
+  'mcp-postgres',
+  'mcp-google-calendar',
+  'mcp-weather',
+  'mcp-jp-transit',
+  'mcp-everything',
+  'mcp-filesystem',
+  'mcp-memory',
+];
+const httpPort = Number(process.env.TOOLSEARCH_HTTP_PORT ?? 8420);
 writeFileSync(
   config,
   JSON.stringify({
     log: { level: 'info' },
+    http: { port: httpPort },
     tenants: {
       demo: {
+        apiKeys: [
+          {
+            name: 'demo',
+            sha256: createHash('sha256').update(apiKey).digest('hex'),
+            grant: { toolsets: demoToolsets },
+            model: { contextLength: 128000 },
+          },
+        ],
         catalogs: [join(root, 'examples/catalogs/workspace.jsonl')],
         mcp: [
           server('everything', '@modelcontextprotocol/server-everything/dist/index.js', ['stdio']),
@@ -69,6 +94,14 @@ Open a session and search it from TypeScript:
   console.log((await client.search(session.id, ['create a github issue'])).result);
 
 or with the nats CLI: nats req toolsearch.v1.demo.sessions.open '{"grant":{"toolsets":["mcp-github"]},"model":{"contextLength":128000}}'
+
+MCP clients: http://127.0.0.1:${httpPort}/mcp with the header "Authorization: Bearer ${apiKey}"
+(a key for this run; it opens a session with the demo toolsets). For example:
+  (cd node_modules/@modelcontextprotocol/inspector-cli/build && node index.js http://127.0.0.1:${httpPort}/mcp \\
+    --transport http --method tools/list --header "Authorization: Bearer ${apiKey}")
+
+Operators: npx toolsearch sessions list --tenant demo · toolsets list · tiers show SESSION ·
+approvals list · activity --follow. Metrics: http://127.0.0.1:${httpPort}/metrics
 The contract (subjects and JSON Schema) is in proto/json-schema/toolsearch-v1.json. Ctrl-C stops.
 `);
 }, 2500).unref();

@@ -38,4 +38,16 @@ describe('daemon config', () => {
     expect(() => loadDaemonConfig('/nonexistent/toolsearchd.yaml', {})).toThrow(/cannot read config/);
     expect(() => loadDaemonConfig(file('- a list\n'), {})).toThrow(/must be a mapping/);
   });
+
+  it('takes the HTTP listener from the environment and refuses a bad port or API key with its path', () => {
+    const config = loadDaemonConfig(undefined, { TOOLSEARCH_HTTP_HOST: '0.0.0.0', TOOLSEARCH_HTTP_PORT: '9000' });
+    expect(config.http).toMatchObject({ enabled: true, host: '0.0.0.0', port: 9000 });
+    expect(() => loadDaemonConfig(undefined, { TOOLSEARCH_HTTP_PORT: 'eighty' })).toThrow(/^http\.port: /);
+    expect(() => parseDaemonConfig({ http: { port: 70_000 } })).toThrow(/^http\.port: /);
+    expect(() =>
+      parseDaemonConfig({
+        tenants: { acme: { apiKeys: [{ name: 'k', sha256: 'the-key-itself', grant: { toolsets: [] } }] } },
+      }),
+    ).toThrow(/^tenants\.acme\.apiKeys\.0\.sha256: the sha256 of the key/);
+  });
 });

@@ -87,6 +87,12 @@ export const DaemonConfigSchema = z
         host: z.string().min(1).default('127.0.0.1'),
         /** TCP port; 0 picks a free one (tests). */
         port: z.number().int().min(0).max(65_535).default(8420),
+        /**
+         * An MCP session with no request for this long is ended (and a session its API key opened
+         * is closed); its client must initialize again. Clients that never send DELETE leave
+         * nothing behind.
+         */
+        mcpIdleMs: z.number().int().min(1000).max(86_400_000).default(1_800_000),
       })
       .strict()
       .prefault({}),

@@ -266,6 +266,7 @@ export class Daemon {
       nc,
       log: this.#log,
       maxBodyBytes: this.#config.limits.maxPayloadBytes,
+      idleMs: this.#config.http.mcpIdleMs,
       observe: (method, outcome) => this.#metrics.observeMcpRequest(method, outcome),
     });
     this.#http = new HttpFrontend({

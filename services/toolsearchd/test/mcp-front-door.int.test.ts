@@ -305,3 +305,44 @@ describe('the MCP endpoint (/mcp)', () => {
     expect(called.stdout).toContain('read_graph');
   }, 60_000);
 });
+
+describe('idle MCP sessions', () => {
+  const KEY_TENANT = tenantId('idle');
+  const fixture = daemonFixture({
+    http: { port: 0, mcpIdleMs: 1000 },
+    tenants: {
+      [KEY_TENANT]: {
+        apiKeys: [
+          {
+            name: 'forgetful',
+            sha256: createHash('sha256').update(API_KEY).digest('hex'),
+            grant: { toolsets: [] },
+          },
+        ],
+      },
+    },
+  });
+  afterAll(() => fixture.stop());
+
+  it('ends an MCP session that sends nothing for mcpIdleMs, closing the session its API key opened', async () => {
+    const daemon = await fixture.start();
+    const keyed = await fixture.client(KEY_TENANT);
+    // A client that never says goodbye (no DELETE), like most command-line clients.
+    const { transport } = await mcpClient(daemon, API_KEY);
+    expect((await keyed.listSessions()).total).toBe(1);
+    const deadline = Date.now() + 6000;
+    while ((await keyed.listSessions()).total > 0 && Date.now() < deadline) await sleep(100);
+    expect((await keyed.listSessions()).total).toBe(0);
+    const stale = await fetch(`${daemon.httpAddress}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${API_KEY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': transport.sessionId ?? '',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} }),
+    });
+    expect(stale.status).toBe(404);
+  });
+});

@@ -14,6 +14,7 @@ export const DAEMON_OPTIONS = {
 export const DAEMON_OPTIONS_USAGE = `Connection (operator commands):
   --nats URL       the daemon's NATS (default: $TOOLSEARCH_NATS_URL or nats://127.0.0.1:4222);
                    credentials from $TOOLSEARCH_NATS_USER and $TOOLSEARCH_NATS_PASSWORD
+                   (replies on _INBOX_<user>, or $TOOLSEARCH_NATS_INBOX_PREFIX)
   --tenant ID      the tenant to act for (default: $TOOLSEARCH_TENANT)
   --timeout MS     how long to wait for each answer (default 5000)`;
 
@@ -59,9 +60,7 @@ export async function withDaemon<T>(
       name: 'toolsearch-cli',
       timeout: Math.min(timeoutMs, 5000),
       maxReconnectAttempts: 0,
-      ...(io.env['TOOLSEARCH_NATS_USER'] !== undefined
-        ? { user: io.env['TOOLSEARCH_NATS_USER'], pass: io.env['TOOLSEARCH_NATS_PASSWORD'] ?? '' }
-        : {}),
+      ...credentials(io.env),
     });
   } catch (error) {
     throw new UnreachableError(
@@ -75,6 +74,19 @@ export async function withDaemon<T>(
   } finally {
     await nc.close().catch(() => undefined);
   }
+}
+
+/**
+ * NATS credentials from the environment (never from arguments, which other users can see). A
+ * user's replies come back on its own inbox prefix, `_INBOX_<user>`, as infra/nats.conf allows.
+ */
+function credentials(env: CliIo['env']): { user?: string; pass?: string; inboxPrefix?: string } {
+  const user = env['TOOLSEARCH_NATS_USER'];
+  const inboxPrefix = env['TOOLSEARCH_NATS_INBOX_PREFIX'] ?? (user ? `_INBOX_${user}` : undefined);
+  return {
+    ...(user ? { user, pass: env['TOOLSEARCH_NATS_PASSWORD'] ?? '' } : {}),
+    ...(inboxPrefix ? { inboxPrefix } : {}),
+  };
 }
 
 function describe(error: unknown): string {

@@ -43,6 +43,8 @@ interface Connection {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
   readonly subscription: Subscription;
+  /** When it last received a request (ms). */
+  lastSeen: number;
 }
 
 /** JSON-RPC error codes of HTTP-level refusals (the spec leaves -32000…-32099 to servers). */
@@ -64,12 +66,15 @@ export class McpFrontDoor {
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
   readonly #observe: (method: string, outcome: string) => void;
+  readonly #sweep: NodeJS.Timeout;
 
   constructor(options: {
     backend: FrontDoorBackend;
     nc: NatsConnection;
     log: Logger;
     maxBodyBytes: number;
+    /** End MCP sessions without a request for this long. */
+    idleMs: number;
     observe?: (method: string, outcome: string) => void;
   }) {
     this.#backend = options.backend;
@@ -77,6 +82,19 @@ export class McpFrontDoor {
     this.#log = options.log;
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#observe = options.observe ?? (() => undefined);
+    const idleMs = options.idleMs;
+    this.#sweep = setInterval(
+      () => {
+        const cutoff = Date.now() - idleMs;
+        for (const [id, connection] of this.#connections)
+          if (connection.lastSeen < cutoff) {
+            this.#log.debug({ tenant: connection.identity.tenant }, 'ending an idle MCP session');
+            void this.#drop(id);
+          }
+      },
+      Math.min(Math.max(idleMs / 4, 250), 60_000),
+    );
+    this.#sweep.unref();
   }
 
   /** MCP sessions open on this replica. */
@@ -110,6 +128,7 @@ export class McpFrontDoor {
       if (!sameDigest(connection.credential, credential)) {
         return refuse(res, 403, UNAUTHORIZED, 'this token does not belong to this MCP session.');
       }
+      connection.lastSeen = Date.now();
       await connection.transport.handleRequest(req, res, body);
       return;
     }
@@ -171,7 +190,7 @@ export class McpFrontDoor {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#connections.set(id, { identity, credential, transport, server, subscription });
+        this.#connections.set(id, { identity, credential, transport, server, subscription, lastSeen: Date.now() });
         this.#observe('initialize', 'ok');
       },
       onsessionclosed: (id) => this.#drop(id),
@@ -200,6 +219,7 @@ export class McpFrontDoor {
 
   /** Ends every MCP session (on shutdown). */
   async close(): Promise<void> {
+    clearInterval(this.#sweep);
     for (const id of [...this.#connections.keys()]) await this.#drop(id);
   }
 }

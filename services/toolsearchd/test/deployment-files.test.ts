@@ -1,0 +1,93 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse, parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { loadDaemonConfig, parseDaemonConfig } from '../src/config';
+
+// Docker and Kubernetes cannot run here: these tests check that the deployment files parse, agree
+// with each other and with the daemon (ports, probes, config keys), and keep secrets out.
+const file = (path: string) => fileURLToPath(new URL(`../../../${path}`, import.meta.url));
+const read = (path: string) => readFileSync(file(path), 'utf8');
+
+type Manifest = {
+  kind: string;
+  metadata: { name: string };
+  spec?: Record<string, unknown>;
+  data?: Record<string, string>;
+};
+
+function manifests(): Manifest[] {
+  const kustomization = parse(read('infra/k8s/kustomization.yaml')) as { resources: string[] };
+  return kustomization.resources.flatMap((resource) =>
+    parseAllDocuments(read(`infra/k8s/${resource}`)).map((document) => {
+      expect(document.errors).toEqual([]);
+      return document.toJS() as Manifest;
+    }),
+  );
+}
+
+describe('deployment files', () => {
+  it('Kubernetes: several replicas probing /healthz and /readyz, a Service on the same port, a valid daemon config', () => {
+    const all = manifests();
+    expect(all.map((manifest) => manifest.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'Service']);
+    const deployment = all.find((manifest) => manifest.kind === 'Deployment') as Manifest & {
+      spec: { replicas: number; template: { spec: { containers: Record<string, unknown>[] } } };
+    };
+    expect(deployment.spec.replicas).toBeGreaterThanOrEqual(2);
+    const [container] = deployment.spec.template.spec.containers as {
+      ports: { name: string; containerPort: number }[];
+      readinessProbe: { httpGet: { path: string; port: string } };
+      livenessProbe: { httpGet: { path: string; port: string } };
+      env: { name: string; value?: string }[];
+      args: string[];
+      volumeMounts: { name: string; mountPath: string }[];
+    }[];
+    expect(container?.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container?.livenessProbe.httpGet.path).toBe('/healthz');
+    // The NATS URL (it carries the password) comes from a Secret, never a literal value.
+    expect(container?.env.find((entry) => entry.name === 'TOOLSEARCH_NATS_URL')?.value).toBeUndefined();
+
+    const configMap = all.find((manifest) => manifest.kind === 'ConfigMap');
+    const [configName, configText] = Object.entries(configMap?.data ?? {})[0] ?? [];
+    const mount = container?.volumeMounts.find((volume) => volume.name === 'config')?.mountPath;
+    expect(container?.args).toEqual(['--config', `${mount}/${configName}`]);
+    const config = parseDaemonConfig(parse(configText ?? ''));
+    expect(config.http.host).toBe('0.0.0.0');
+    const http = container?.ports.find((port) => port.name === 'http');
+    expect(http?.containerPort).toBe(config.http.port);
+
+    const service = all.find((manifest) => manifest.kind === 'Service') as Manifest & {
+      spec: { ports: { port: number; targetPort: string }[]; selector: Record<string, string> };
+    };
+    expect(service.spec.ports[0]?.targetPort).toBe('http');
+    expect(service.spec.selector).toEqual(
+      (deployment.spec as unknown as { selector: { matchLabels: Record<string, string> } }).selector.matchLabels,
+    );
+  });
+
+  it('docker-compose: NATS with JetStream, Redis with AOF and noeviction, two daemon replicas on the HTTP port', () => {
+    const compose = parse(read('docker-compose.yml')) as {
+      services: Record<
+        string,
+        { command?: string[]; environment?: Record<string, string>; deploy?: { replicas: number }; ports?: string[] }
+      >;
+    };
+    expect(Object.keys(compose.services).sort()).toEqual(['nats', 'redis', 'toolsearchd']);
+    expect(compose.services['nats']?.command).toContain('-js');
+    expect(compose.services['redis']?.command).toEqual(expect.arrayContaining(['--appendonly', 'yes', 'noeviction']));
+    const daemon = compose.services['toolsearchd'];
+    expect(daemon?.deploy?.replicas).toBeGreaterThanOrEqual(2);
+    expect(daemon?.environment?.['TOOLSEARCH_HTTP_HOST']).toBe('0.0.0.0');
+    expect(daemon?.ports?.[0]).toMatch(/:8420$/);
+    expect(read('Dockerfile')).toMatch(/EXPOSE 8420/);
+  });
+
+  it('infra/redis.conf keeps data (AOF) and never evicts; the example config is valid as written', () => {
+    const redis = read('infra/redis.conf');
+    expect(redis).toMatch(/^appendonly yes$/m);
+    expect(redis).toMatch(/^maxmemory-policy noeviction$/m);
+    const example = loadDaemonConfig(file('infra/toolsearchd.example.yaml'), {});
+    expect(example.http).toEqual({ enabled: true, host: '0.0.0.0', port: 8420, mcpIdleMs: 1_800_000 });
+    expect(example.tenants['acme']?.apiKeys[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+});
