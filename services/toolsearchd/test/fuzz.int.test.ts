@@ -64,7 +64,9 @@ describe('toolsearchd under hostile requests', () => {
             expect(typeof reply.error?.message).toBe('string');
           }
           // Another tenant's session id never answers here, and its tools never show up.
-          if (target === session) expect(reply.ok).toBe(false);
+          if (target === session && endpoint.template.includes('{session}')) expect(reply.ok).toBe(false);
+          // Listings of the tenant (sessions.list, audit.recent) never include the other tenant's session.
+          expect(JSON.stringify(reply)).not.toContain(session);
           expect(JSON.stringify(reply)).not.toContain('export_everything');
         },
       ),
