@@ -3,6 +3,7 @@ import { JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { hostileJson, hostileStrings } from '@toolsearch/testing';
+import type { Daemon } from '../src/daemon';
 import { daemonFixture, tenantId } from './harness';
 
 // Long strings stay under the daemon's payload limit, so the handlers (not the size check) see them.
@@ -27,8 +28,9 @@ describe('toolsearchd under hostile requests', () => {
   const tenant = tenantId('fuzz');
   const victim = tenantId('victim');
   let session = '';
+  let daemon: Daemon;
   beforeAll(async () => {
-    await fixture.start();
+    daemon = await fixture.start();
     const client = await fixture.client(victim);
     await client.putToolset({
       id: 'mcp-secret',
@@ -76,4 +78,76 @@ describe('toolsearchd under hostile requests', () => {
     const victimClient = await fixture.client(victim);
     expect(await victimClient.assemble(session)).toMatchObject({ deferred_count: 1 });
   }, 60_000);
+
+  it('answers every hostile request on /mcp with an HTTP error or a JSON-RPC reply, and stays isolated', async () => {
+    const attacker = await fixture.client(tenant);
+    const { token } = await attacker.openSession({ grant: { toolsets: ['mcp-secret'] }, model: { contextLength: 0 } });
+    const victimClient = await fixture.client(victim);
+    const { token: victimToken } = await victimClient.openSession({
+      grant: { toolsets: ['mcp-secret'] },
+      model: { contextLength: 128_000 },
+    });
+    const url = `${daemon.httpAddress}/mcp`;
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const initialize = (bearer: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { ...headers, authorization: `Bearer ${bearer}` },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+        }),
+      });
+    // A live MCP session of the attacker, to aim requests at.
+    const opened = await initialize(token);
+    const mcpSession = opened.headers.get('mcp-session-id') ?? '';
+    await opened.body?.cancel();
+    expect(mcpSession).not.toBe('');
+    const jsonRpc = fc.record({
+      jsonrpc: fc.constantFrom('2.0', '1.0', 2),
+      id: fc.oneof(fc.integer(), hostileString, fc.constant(null)),
+      method: fc.oneof(
+        fc.constantFrom('tools/list', 'tools/call', 'initialize', 'ping', 'resources/list', '__proto__'),
+        hostileString,
+      ),
+      params: hostile,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(jsonRpc, hostile, fc.array(jsonRpc, { maxLength: 5 })),
+        fc.constantFrom(`Bearer ${token}`, `Bearer ${victimToken}`, 'Bearer tst_forged', '', 'Basic abc'),
+        fc.constantFrom(mcpSession, '', 'not-a-session', '../../etc/passwd'),
+        fc.constantFrom('POST', 'GET', 'DELETE'),
+        async (body, authorization, sessionId, method) => {
+          const response = await fetch(url, {
+            method,
+            headers: {
+              ...headers,
+              ...(authorization !== '' ? { authorization } : {}),
+              ...(sessionId !== '' ? { 'mcp-session-id': sessionId } : {}),
+            },
+            ...(method === 'POST' ? { body: JSON.stringify(body) } : {}),
+            signal: AbortSignal.timeout(5000),
+          }).catch((error: Error) => error);
+          if (response instanceof Error) {
+            // A GET on a live session opens an event stream that stays open: the abort is ours.
+            expect(method).toBe('GET');
+            return;
+          }
+          expect([200, 202, 400, 401, 403, 404, 405, 406, 409, 413, 415]).toContain(response.status);
+          const text = method === 'GET' && response.status === 200 ? '' : await response.text();
+          if (response.status !== 200) await response.body?.cancel().catch(() => undefined);
+          // Another tenant's tools never appear, whatever was sent and with whichever credential.
+          expect(text).not.toContain('export_everything');
+        },
+      ),
+      { seed: 20261203, numRuns: 150 },
+    );
+    // Still serving MCP for everyone else.
+    const after = await initialize(victimToken);
+    expect(after.status).toBe(200);
+    await after.body?.cancel();
+  }, 90_000);
 });
