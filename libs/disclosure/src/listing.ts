@@ -50,8 +50,12 @@ class Group {
   }
 }
 
+/**
+ * A source label as a listing line starts with it: one line, and without leading list, heading or
+ * quote markers, so a label such as "- fake_tool: …" cannot pass for a tool row.
+ */
 function label(text: string): string {
-  return singleLine(text) || 'other';
+  return singleLine(text).replace(/^[-*+#>\s]+/, '') || 'other';
 }
 
 function compareText(a: string, b: string): number {

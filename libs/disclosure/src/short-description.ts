@@ -4,10 +4,17 @@ export const SHORT_DESCRIPTION_CHARS = 60;
 // Abbreviations whose period does not end a sentence.
 const ABBREVIATION_END = /(?:^|[\s(])(?:e\.g|i\.e|etc)$/i;
 
-/** Makes text safe for one listing line: no control characters, no line breaks, single spaces. */
+// Half of a surrogate pair without its other half: not text, and not encodable as UTF-8.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Makes text safe for one listing line: no control characters, no line breaks, no lone
+ * surrogates (each becomes U+FFFD), single spaces.
+ */
 export function singleLine(text: string): string {
   return (
     text
+      .replace(LONE_SURROGATE, '\ufffd')
       // eslint-disable-next-line no-control-regex -- removing control characters is the point
       .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ')
       .replace(/\s+/g, ' ')
@@ -32,6 +39,8 @@ export function shortDescription(description: string): string {
   }
   if (sentence.length <= SHORT_DESCRIPTION_CHARS) return sentence;
   let cut = sentence.slice(0, SHORT_DESCRIPTION_CHARS);
+  // Never split a surrogate pair (an emoji at the cut).
+  if (/[\ud800-\udbff]$/.test(cut)) cut = cut.slice(0, -1);
   const space = cut.lastIndexOf(' ');
   if (space > 0) cut = cut.slice(0, space);
   return `${cut.replace(/[\s,;:]+$/, '')}…`;
