@@ -5,9 +5,12 @@
  *
  *   npm run soak -- [--minutes 10] [--concurrency 16] [--json]
  *
- * Mix: 45 % search, 30 % assemble, 10 % describe, 8 % open + close a session, 7 % toolset churn
- * (a tenant's toolset replaced, which re-tiers its sessions). Dispatch and held calls are not part
- * of the mix yet: the dispatch endpoint does not exist.
+ * Mix: 40 % search, 25 % assemble, 10 % describe, 7 % open + close a session, 6 % toolset churn
+ * (a tenant's toolset replaced, which re-tiers its sessions), 8 % dispatch of a read-only plugin
+ * tool, 4 % dispatch of a high-risk tool that is held for approval. An approver loop approves
+ * (about 70 %) or denies the held calls as they come; at the end every held call is accounted for:
+ * approved ones must have run exactly once, denied ones never, undecided ones must still be listed.
+ * The plugin toolset `ops` of every tenant is served by this process (`exec.ops`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -16,8 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { connect } from 'nats';
-import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import { connect, JSONCodec } from 'nats';
+import type { ExecRequest } from '@toolsearch/proto';
+import { parseCatalogFiles, ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import { ToolsearchClient } from '@toolsearch/client';
 import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
 import { parseDaemonConfig } from '../src/config';
@@ -98,6 +102,35 @@ async function main(): Promise<void> {
       })),
     );
     if (!parsed.ok) throw new Error(parsed.error.message);
+    // Every tenant's plugin toolset `ops`, run here: count the runs of each approved call.
+    const codec = JSONCodec<unknown>();
+    const runsByApproval = new Map<string, number>();
+    let pings = 0;
+    nc.subscribe(`toolsearch.v1.*.exec.ops`, {
+      callback: (error, message) => {
+        if (error) return;
+        const request = codec.decode(message.data) as ExecRequest;
+        if (request.approval_id !== undefined)
+          runsByApproval.set(request.approval_id, (runsByApproval.get(request.approval_id) ?? 0) + 1);
+        else pings += 1;
+        message.respond(codec.encode({ ok: true, data: { ran: request.tool } }));
+      },
+    });
+    await nc.flush();
+    const ops = ToolsetSchema.parse({
+      id: 'ops',
+      kind: 'plugin',
+      label: 'ops',
+      tools: [
+        {
+          name: 'ping',
+          description: 'Check that a service answers.',
+          inputSchema: { type: 'object' },
+          annotations: { readOnlyHint: true },
+        },
+        { name: 'purge_cache', description: 'Purge a cache.', inputSchema: { type: 'object' }, risk: 'high' },
+      ],
+    });
     const per = Math.ceil(parsed.toolsets.length / 20);
     const catalogs: Toolset[][] = Array.from({ length: 20 }, (_, i) => parsed.toolsets.slice(i * per, (i + 1) * per));
     const tenants = await Promise.all(
@@ -105,7 +138,8 @@ async function main(): Promise<void> {
         const client = new ToolsearchClient(nc, `${namespace}-t${i}`, { timeoutMs: 10_000 });
         const catalog = catalogs[i % 20] ?? [];
         for (const toolset of catalog) await client.putToolset(toolset);
-        const grant = { toolsets: catalog.map((t) => t.id) };
+        await client.putToolset(ops);
+        const grant = { toolsets: [...catalog.map((t) => t.id), 'ops'] };
         const sessions: string[] = [];
         for (let s = 0; s < 10; s += 1)
           sessions.push((await client.openSession({ grant, model: { contextLength: 128_000 } })).session.id);
@@ -122,6 +156,37 @@ async function main(): Promise<void> {
       () => samples.push([(performance.now() - started) / 60_000, rssMiB(daemon.pid ?? 0)]),
       5000,
     );
+    // Held calls: created by the traffic below, decided by the approver loop.
+    const held: { tenant: ToolsearchClient; id: string }[] = [];
+    const approved = new Set<string>();
+    const denied = new Set<string>();
+    const undecided: { tenant: ToolsearchClient; id: string }[] = [];
+    let decideErrors = 0;
+    let trafficDone = false;
+    const approver = (async () => {
+      for (;;) {
+        const next = held.shift();
+        if (next === undefined) {
+          if (trafficDone) return;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          continue;
+        }
+        try {
+          const { approval } = await next.tenant.getApproval(next.id);
+          const decision = approved.size + denied.size === 0 || Math.random() < 0.7 ? 'approve' : 'deny';
+          await next.tenant.decide(next.id, {
+            decision,
+            by: 'soak-approver',
+            tool: approval.tool,
+            digest: approval.digest,
+          });
+          (decision === 'approve' ? approved : denied).add(next.id);
+        } catch {
+          decideErrors += 1;
+          undecided.push(next);
+        }
+      }
+    })();
     let counter = 0;
     const op = async () => {
       const tenant = tenants[counter++ % tenants.length];
@@ -140,11 +205,27 @@ async function main(): Promise<void> {
           errors += 1;
         }
       };
-      if (roll < 45)
+      if (roll < 40)
         await timed('search', () => tenant.client.search(session, [QUERIES[counter % QUERIES.length] ?? 'x']));
-      else if (roll < 75) await timed('assemble', () => tenant.client.assemble(session));
-      else if (roll < 85) await timed('describe', () => tenant.client.describe(session, ['x__y']));
-      else if (roll < 93) {
+      else if (roll < 65) await timed('assemble', () => tenant.client.assemble(session));
+      else if (roll < 75) await timed('describe', () => tenant.client.describe(session, ['x__y']));
+      else if (roll < 83)
+        await timed('dispatch', async () => {
+          const { results } = await tenant.client.dispatch(session, [
+            { id: `p${counter}`, name: 'ping', arguments: {} },
+          ]);
+          if (results[0]?.ok !== true) throw new Error(results[0]?.error?.code ?? 'dispatch failed');
+        });
+      else if (roll < 87)
+        await timed('dispatch held', async () => {
+          const { results } = await tenant.client.dispatch(session, [
+            { id: `h${counter}`, name: 'purge_cache', arguments: { cache: `c${counter}` } },
+          ]);
+          const id = results[0]?.approval_id;
+          if (results[0]?.status !== 'pending_approval' || id === undefined) throw new Error('not held');
+          held.push({ tenant: tenant.client, id });
+        });
+      else if (roll < 94) {
         await timed('open+close', async () => {
           const { session: opened } = await tenant.client.openSession({
             grant: tenant.grant,
@@ -172,6 +253,30 @@ async function main(): Promise<void> {
     clearInterval(sampler);
     samples.push([(performance.now() - started) / 60_000, rssMiB(daemon.pid ?? 0)]);
     const elapsed = (performance.now() - started) / 1000;
+    trafficDone = true;
+    await approver;
+    // Let the last approved calls run, then account for every held call.
+    const settle = performance.now() + 15_000;
+    while ([...approved].some((id) => !runsByApproval.has(id)) && performance.now() < settle)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    let undecidedListed = 0;
+    for (const { tenant, id } of undecided) {
+      const listed = await tenant.getApproval(id).catch(() => undefined);
+      if (listed?.approval.state === 'pending') undecidedListed += 1;
+    }
+    const heldCalls = {
+      created: approved.size + denied.size + undecided.length,
+      approved: approved.size,
+      denied: denied.size,
+      approved_ran_once: [...approved].filter((id) => runsByApproval.get(id) === 1).length,
+      approved_not_run: [...approved].filter((id) => !runsByApproval.has(id)).length,
+      ran_more_than_once: [...runsByApproval.values()].filter((count) => count > 1).length,
+      denied_but_ran: [...denied].filter((id) => runsByApproval.has(id)).length,
+      undecided: undecided.length,
+      undecided_still_listed: undecidedListed,
+      decide_errors: decideErrors,
+      lost: [...approved].filter((id) => !runsByApproval.has(id)).length + (undecided.length - undecidedListed),
+    };
     const half = samples.filter(([minute]) => minute >= minutes / 2);
     const report = {
       date: new Date().toISOString(),
@@ -182,6 +287,8 @@ async function main(): Promise<void> {
       requests,
       errors,
       throughput_rps: Math.round(requests / elapsed),
+      read_only_calls_run: pings,
+      held_calls: heldCalls,
       latency_ms: Object.fromEntries(
         [...latencies].map(([name, list]) => {
           const sorted = [...list].sort((a, b) => a - b);
