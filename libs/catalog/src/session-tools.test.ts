@@ -65,6 +65,15 @@ describe('buildSessionTools', () => {
     expect(table.byName.has('tool_search')).toBe(false);
   });
 
+  it("keeps an MCP server's own bridge-named tools under their namespaced names", () => {
+    const chained = toolset('upstream', [tool('tool_search', 'Search the upstream catalog.'), tool('tool_call')]);
+    const table = buildSessionTools([chained, core], defaults);
+    expect(table.deferred.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['upstream__tool_search', 'upstream__tool_call']),
+    );
+    expect(table.byName.has('tool_search')).toBe(false);
+  });
+
   it('maps each model-facing name back to its toolset and original name', () => {
     const table = buildSessionTools([github], defaults);
     expect(table.byName.get('github__create_issue')).toMatchObject({

@@ -78,8 +78,10 @@ function isParallelSafe(toolset: Toolset, definition: ToolDefinition): boolean {
 
 /**
  * Names and classifies every tool of a session. Pure and deterministic: the same toolsets (in any
- * order) and config give the same table. Tools named like the bridge are dropped, because assembly
- * adds the real bridge itself. Nothing else is ever dropped: a tool of unknown provenance stays visible.
+ * order) and config give the same table. Core and plugin tools named like the bridge are dropped,
+ * because assembly adds the real bridge itself; an MCP server's tool of that name keeps its
+ * namespaced name (`other__tool_search`, e.g. another toolsearch behind MCP) and is an ordinary
+ * tool. Nothing else is ever dropped: a tool of unknown provenance stays visible.
  */
 export function buildSessionTools(
   toolsets: readonly Toolset[],
@@ -96,7 +98,7 @@ export function buildSessionTools(
       continue;
     }
     for (const definition of toolset.tools) {
-      if (isBridgeToolName(definition.name)) continue;
+      if (toolset.kind !== 'mcp' && isBridgeToolName(definition.name)) continue;
       entries.push({ toolset, definition, label });
       requests.push({
         toolset: toolset.id,
