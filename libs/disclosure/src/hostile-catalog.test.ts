@@ -80,8 +80,10 @@ const LINE_SHAPES = [
   new RegExp(`^.+ \\((\\d+ tools )?(tools )?unavailable: .*\\)$`), // a source that is away
 ];
 // C0/C1 controls, line and paragraph separators, and lone surrogates never reach the listing.
+/* eslint-disable no-control-regex -- finding control characters is the point */
 const FORBIDDEN =
   /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/* eslint-enable no-control-regex */
 
 describe('hostile tool catalogs', () => {
   const counter = tokenCounter();
