@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { JSONCodec, type NatsConnection } from 'nats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest } from '@toolsearch/proto';
 import { daemonFixture, freePort, NATS_URL, tenantId } from './harness';
@@ -154,6 +154,10 @@ describe('operator commands against a running daemon', () => {
   it('activity --follow prints live events under the real tool name', async () => {
     const child = spawn(process.execPath, [CLI, ...as(['activity', '--follow', '--count', '2', '--json'])], {
       env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL },
+    });
+    // Never leave the feed running, whatever happens below.
+    onTestFinished(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
     });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
