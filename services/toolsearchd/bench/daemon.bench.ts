@@ -3,10 +3,12 @@
  *   1. `sessions.<s>.search` over NATS on the 6,685-tool union catalog with 32 concurrent clients;
  *   2. a toolset change fanned out to 1,000 open sessions: time until every tier event is out;
  *   3. resident memory of the daemon with 10,000 open sessions across 100 tenants sharing 20
- *      distinct catalogs.
+ *      distinct catalogs: 2 s after the burst of opens, and settled (45 s later, once V8 has
+ *      returned the heap it grew to during the burst).
  * The daemon runs as its own process; this process only sends requests.
  *
- *   npm run bench:daemon -- [--json] [--seconds 10]
+ *   npm run bench:daemon -- [--json] [--seconds 10] [--memory-only] [--replicas N]
+ * --replicas N runs the two search measurements against N daemon processes of one deployment.
  * TOOLSEARCHD_NODE_FLAGS passes extra node flags to the daemon process (for memory experiments).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -203,18 +205,35 @@ async function memory(nc: NatsConnection, pid: number, toolsets: Toolset[]) {
     );
   }
   await new Promise((resolve) => setTimeout(resolve, 2000));
+  const afterBurst = rssMiB(pid);
+  // V8 gives back the heap it grew to during the burst only once its memory reducer runs (it
+  // starts 8 s after the last major GC and needs the process idle): sample until 45 s of quiet.
+  const settled: number[] = [];
+  for (let second = 4; second <= 45; second += 3) {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    settled.push(rssMiB(pid));
+  }
   return {
     tenants: tenants.length,
     sessions: opened,
     distinct_catalogs: 20,
     rss_before_mib: baseline,
-    rss_mib: rssMiB(pid),
+    rss_2s_after_burst_mib: afterBurst,
+    rss_settled_mib: settled[settled.length - 1],
+    rss_samples_every_3s_mib: settled,
   };
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } },
+    options: {
+      json: { type: 'boolean', default: false },
+      seconds: { type: 'string', default: '10' },
+      /** Only the memory measurement (for memory experiments). */
+      'memory-only': { type: 'boolean', default: false },
+      /** Daemon processes serving the search runs (one deployment: same queue group and stores). */
+      replicas: { type: 'string', default: '1' },
+    },
   });
   if (!hasSharedData()) {
     console.error(SHARED_DATA_SKIP_REASON);
@@ -223,13 +242,27 @@ async function main(): Promise<void> {
   }
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
   const daemon = await startDaemonProcess(namespace);
+  const replicas = Math.min(8, Math.max(1, Number(values.replicas)));
+  const extra = await Promise.all(Array.from({ length: replicas - 1 }, () => startDaemonProcess(namespace)));
   const nc = await connect({ servers: NATS_URL });
-  process.once('exit', () => daemon.kill('SIGKILL'));
+  process.once('exit', () => {
+    daemon.kill('SIGKILL');
+    for (const child of extra) child.kill('SIGKILL');
+  });
   try {
     const toolsets = loadToolsets();
-    const search = await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false);
-    const searchKeywords = await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true);
-    const fan = await fanOut(nc, `fan-${namespace}`, 1000);
+    const memoryOnly = values['memory-only'] === true;
+    const search = memoryOnly
+      ? undefined
+      : await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false);
+    const searchKeywords = memoryOnly
+      ? undefined
+      : await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true);
+    for (const child of extra) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    const fan = memoryOnly ? undefined : await fanOut(nc, `fan-${namespace}`, 1000);
     // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
     daemon.kill('SIGTERM');
     await new Promise((resolve) => daemon.once('exit', resolve));
@@ -253,6 +286,7 @@ async function main(): Promise<void> {
     }
     const report = {
       date: new Date().toISOString(),
+      replicas,
       search,
       search_keywords: searchKeywords,
       fan_out: fan,
