@@ -53,7 +53,8 @@ async function startDaemonProcess(namespace: string): Promise<ChildProcess> {
       log: { level: 'warn' },
     }),
   );
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', config], {
+  const flags = (process.env['TOOLSEARCHD_NODE_FLAGS'] ?? '').split(/\s+/).filter((flag) => flag !== '');
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', MAIN, '--config', config], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   await new Promise((resolve) => setTimeout(resolve, 3000));

@@ -2,11 +2,18 @@
 // Reads the config (YAML file + TOOLSEARCH_* environment), starts the daemon, registers the
 // configured tenants' catalogs, and drains gracefully on SIGTERM/SIGINT.
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { parseCatalogFiles } from '@toolsearch/catalog';
 import { ConfigError, loadDaemonConfig } from './config';
 import { Daemon } from './daemon';
+
+// Grow the heap by at most 20 % over the live size after each major GC (V8's default factor is up
+// to 4×). Bursts such as 10,000 session opens then peak near 300 MiB instead of near 600 MiB, with
+// no measured throughput cost (BENCHMARKS.md). Set before the daemon allocates anything.
+if (!process.execArgv.some((flag) => flag.startsWith('--heap-growing-percent')))
+  setFlagsFromString('--heap-growing-percent=20');
 
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { config: { type: 'string' } }, strict: true });
