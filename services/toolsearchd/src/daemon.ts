@@ -2,14 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connect, JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
-import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import {
-  AssembleRequestSchema,
-  DescribeRequestSchema,
-  errorReply,
   OpenSessionRequestSchema,
-  SearchRequestSchema,
   SessionIdSchema,
   subject,
   subjectPattern,
@@ -32,6 +27,7 @@ import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
 import { OperatorViews } from './operator-views';
+import { SurfaceEndpoints } from './surface-endpoints';
 import { DaemonMetrics } from './http/metrics';
 import { HttpFrontend } from './http/http-server';
 import { McpFrontDoor } from './http/mcp-front-door';
@@ -65,6 +61,7 @@ export class Daemon {
   /** The tier each in-memory session was last assembled at (for the tier metric), oldest first. */
   readonly #tiers = new Map<string, number>();
   #operator: OperatorViews | undefined;
+  #surfaceViews: SurfaceEndpoints | undefined;
   #http: HttpFrontend | undefined;
   #frontDoor: McpFrontDoor | undefined;
   #httpAddress: string | undefined;
@@ -181,9 +178,9 @@ export class Daemon {
       this.#service,
       {
         sessionsOpen: (p, body) => this.#open(p.tenant, body),
-        sessionsAssemble: (p, body) => this.#assemble(p.tenant, p.session, body),
-        sessionsSearch: (p, body) => this.#search(p.tenant, p.session, body),
-        sessionsDescribe: (p, body) => this.#describe(p.tenant, p.session, body),
+        sessionsAssemble: (p, body) => this.#surfaceEndpoints.assemble(p.tenant, p.session, body),
+        sessionsSearch: (p, body) => this.#surfaceEndpoints.search(p.tenant, p.session, body),
+        sessionsDescribe: (p, body) => this.#surfaceEndpoints.describe(p.tenant, p.session, body),
         sessionsDispatch: async (p, body) =>
           this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
         sessionsClose: (p) => this.#close(p.tenant, p.session),
@@ -233,6 +230,18 @@ export class Daemon {
     if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
       throw new Error('the daemon is not started');
     return { registry: this.#registry, store: this.#store, nc: this.#nc };
+  }
+
+  get #surfaceEndpoints(): SurfaceEndpoints {
+    this.#surfaceViews ??= new SurfaceEndpoints({
+      registry: this.#required.registry,
+      store: this.#required.store,
+      surfaces: this.#surfaces,
+      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      noteTier: (tenant, session, tier) => this.#noteTier(tenant, session, tier),
+      observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
+    });
+    return this.#surfaceViews;
   }
 
   get #views(): OperatorViews {
@@ -430,56 +439,6 @@ export class Daemon {
         warnings: [...warnings],
       },
     };
-  }
-
-  async #assemble(tenant: string, session: string | undefined, body: unknown) {
-    const { format } = parse(AssembleRequestSchema, body);
-    const descriptor = await this.#descriptor(tenant, session);
-    const { result } = this.#surfaces.build(descriptor, this.#required.registry, format).assembly;
-    if (result.mode === 'budget' && result.activated && !descriptor.activated)
-      await this.#required.store.markActivated(tenant, descriptor.id);
-    this.#noteTier(tenant, descriptor.id, result.tier);
-    return {
-      ok: true,
-      tier: result.tier,
-      listing_form: result.listing_form,
-      activated: result.activated,
-      mode: result.mode,
-      format: result.format,
-      tools: result.tools,
-      visible_count: result.visible_count,
-      deferred_count: result.deferred_count,
-      deferred_tokens: result.deferred_tokens,
-      listing_tokens: result.listing_tokens,
-      budget_tokens: result.budget_tokens,
-      tools_tokens: result.tools_tokens,
-      hash: result.hash,
-    };
-  }
-
-  async #search(tenant: string, session: string | undefined, body: unknown) {
-    const request = parse(SearchRequestSchema, body);
-    const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
-    const { explain, ...args } = request;
-    const started = performance.now();
-    const outcome = handleToolSearch(bridge, args, { explain: explain === true });
-    this.#metrics.observeSearch((performance.now() - started) / 1000);
-    if (!outcome.ok) return this.#bridgeError(outcome.error);
-    return outcome.explain !== undefined
-      ? { ok: true, result: outcome.result, explain: outcome.explain }
-      : { ok: true, result: outcome.result };
-  }
-
-  async #describe(tenant: string, session: string | undefined, body: unknown) {
-    const request = parse(DescribeRequestSchema, body);
-    const { bridge } = this.#surfaces.build(await this.#descriptor(tenant, session), this.#required.registry);
-    const outcome = handleToolDescribe(bridge, request);
-    return outcome.ok ? { ok: true, result: outcome.result } : this.#bridgeError(outcome.error);
-  }
-
-  #bridgeError(error: Parameters<typeof errorPayload>[0]) {
-    const { error: message, code, ...details } = errorPayload(error);
-    return errorReply(String(code), String(message), Object.keys(details).length > 0 ? details : undefined);
   }
 
   async #close(tenant: string, session: string | undefined) {
