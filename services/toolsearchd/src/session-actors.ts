@@ -1,25 +1,45 @@
 import type { Logger } from 'pino';
 import { createActor, type ActorRefFrom } from 'xstate';
-import { sessionMachine, tenantMachine } from './session.machine';
+import { sessionMachine } from './session.machine';
 import type { SessionDescriptor } from './session-store.adapter';
 
+type SessionActor = ActorRefFrom<typeof sessionMachine>;
+
 /**
- * The replica's in-memory sessions: one supervisor actor per tenant, one session actor per
- * session it has seen, least recently used dropped beyond `limit`. Actors are a cache over Redis;
- * a dropped session comes back on its next request.
+ * The replica's in-memory sessions: one xstate actor per session it has seen, grouped by tenant,
+ * least recently used dropped beyond `limit`. Actors are a cache over Redis; a dropped session
+ * comes back on its next request.
+ *
+ * The actors are independent (not children of a per-tenant machine): xstate copies an actor's
+ * whole children map on every spawn, which made one tenant with 10,000 sessions take about 45 s of
+ * CPU to open them. Each actor's failure is observed, so it never takes the process down.
  */
 export class SessionActors {
-  readonly #tenants = new Map<string, ActorRefFrom<typeof tenantMachine>>();
+  /** Tenant → session id → actor. */
+  readonly #tenants = new Map<string, Map<string, SessionActor>>();
   /** Least recently used first; keys are `tenant\u0000id`. */
   readonly #recent = new Map<string, SessionDescriptor>();
   readonly #limit: number;
   readonly #log: Logger;
-  readonly #reassemble: (descriptor: SessionDescriptor) => Promise<void>;
+  readonly #machine: typeof sessionMachine;
 
   constructor(options: { limit: number; log: Logger; reassemble: (descriptor: SessionDescriptor) => Promise<void> }) {
     this.#limit = options.limit;
     this.#log = options.log;
-    this.#reassemble = options.reassemble;
+    this.#machine = sessionMachine.provide({
+      actions: {
+        reassemble: (_, params) => {
+          void options
+            .reassemble(params.descriptor)
+            .catch((error: Error) =>
+              this.#log.warn(
+                { err: error.message, tenant: params.descriptor.tenant, session: params.descriptor.id },
+                're-assembly failed',
+              ),
+            );
+        },
+      },
+    });
   }
 
   get size(): number {
@@ -37,56 +57,59 @@ export class SessionActors {
     return cached;
   }
 
-  /** Keeps a session's actor in memory, dropping the least recently used beyond the limit. */
+  /** Keeps a session's actor in memory (updating its descriptor), dropping the least recently used beyond the limit. */
   track(descriptor: SessionDescriptor): void {
     const key = `${descriptor.tenant}\u0000${descriptor.id}`;
     this.#recent.delete(key);
     this.#recent.set(key, descriptor);
-    this.tenant(descriptor.tenant).send({ type: 'session.track', descriptor });
+    let sessions = this.#tenants.get(descriptor.tenant);
+    if (sessions === undefined) {
+      sessions = new Map();
+      this.#tenants.set(descriptor.tenant, sessions);
+    }
+    const existing = sessions.get(descriptor.id);
+    if (existing !== undefined) existing.send({ type: 'session.descriptor', descriptor });
+    else {
+      const actor = createActor(this.#machine, { id: descriptor.id, input: { descriptor } });
+      actor.subscribe({
+        error: (error) =>
+          this.#log.error(
+            { err: String(error), tenant: descriptor.tenant, session: descriptor.id },
+            'session actor failed',
+          ),
+      });
+      sessions.set(descriptor.id, actor.start());
+    }
     while (this.#recent.size > this.#limit) {
       const oldest = this.#recent.keys().next().value as string;
-      this.#recent.delete(oldest);
       const [tenant = '', id = ''] = oldest.split('\u0000');
-      this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
+      this.forget(tenant, id);
     }
   }
 
   /** Drops a session from memory (it reloads from Redis on its next request). */
   forget(tenant: string, id: string): void {
-    if (!this.#recent.delete(`${tenant}\u0000${id}`)) return;
-    this.#tenants.get(tenant)?.send({ type: 'session.untrack', id });
+    this.#recent.delete(`${tenant}\u0000${id}`);
+    const sessions = this.#tenants.get(tenant);
+    const actor = sessions?.get(id);
+    if (sessions === undefined || actor === undefined) return;
+    sessions.delete(id);
+    if (sessions.size === 0) this.#tenants.delete(tenant);
+    actor.stop();
   }
 
-  /** The tenant's supervisor, started on first use. */
-  tenant(tenant: string): ActorRefFrom<typeof tenantMachine> {
-    let actor = this.#tenants.get(tenant);
-    if (actor === undefined) {
-      const machine = tenantMachine.provide({
-        actors: {
-          session: sessionMachine.provide({
-            actions: {
-              reassemble: (_, params) => {
-                void this.#reassemble(params.descriptor).catch((error: Error) =>
-                  this.#log.warn({ err: error.message, tenant, session: params.descriptor.id }, 're-assembly failed'),
-                );
-              },
-            },
-          }),
-        },
-      });
-      actor = createActor(machine, { input: { tenant } });
-      // One tenant's failure must never take the process (and every other tenant) down.
-      actor.subscribe({
-        error: (error) => this.#log.error({ err: String(error), tenant }, 'tenant supervisor failed'),
-      });
-      actor.start();
-      this.#tenants.set(tenant, actor);
-    }
-    return actor;
+  /** Ids of the tenant's sessions held by this replica. */
+  sessionIds(tenant: string): string[] {
+    return [...(this.#tenants.get(tenant)?.keys() ?? [])];
+  }
+
+  /** Tells every session of the tenant on this replica; each re-assembles if its grant holds the toolset. */
+  toolsetsChanged(tenant: string, toolsetId: string): void {
+    for (const actor of this.#tenants.get(tenant)?.values() ?? []) actor.send({ type: 'toolsets.changed', toolsetId });
   }
 
   stop(): void {
-    for (const actor of this.#tenants.values()) actor.stop();
+    for (const sessions of this.#tenants.values()) for (const actor of sessions.values()) actor.stop();
     this.#tenants.clear();
     this.#recent.clear();
   }

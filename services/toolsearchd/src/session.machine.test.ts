@@ -1,6 +1,6 @@
+import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
-import { sessionMachine, tenantMachine } from './session.machine';
+import { SessionActors } from './session-actors';
 import type { SessionDescriptor } from './session-store.adapter';
 
 const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
@@ -14,42 +14,60 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   createdAt: 0,
 });
 
-describe('tenantMachine', () => {
+function actors(limit = 1000) {
+  const reassembled: string[] = [];
+  const held = new SessionActors({
+    limit,
+    log: pino({ level: 'silent' }),
+    reassemble: (d) => {
+      reassembled.push(`${d.id}:${d.grant.toolsets.join()}`);
+      return Promise.resolve();
+    },
+  });
+  return { held, reassembled };
+}
+
+describe('session actors', () => {
   it('re-assembles only the sessions whose grant holds the changed toolset', () => {
-    const reassembled: string[] = [];
-    const machine = tenantMachine.provide({
-      actors: {
-        session: sessionMachine.provide({
-          actions: { reassemble: (_, params) => void reassembled.push(params.descriptor.id) },
-        }),
-      },
-    });
-    const actor = createActor(machine, { input: { tenant: 'acme' } }).start();
-    actor.send({ type: 'session.track', descriptor: descriptor('s1', ['mcp-github']) });
-    actor.send({ type: 'session.track', descriptor: descriptor('s2', ['mcp-slack']) });
-    actor.send({ type: 'toolsets.changed', toolsetId: 'mcp-github' });
-    expect(reassembled).toEqual(['s1']);
-    actor.send({ type: 'session.untrack', id: 's1' });
-    actor.send({ type: 'toolsets.changed', toolsetId: 'mcp-github' });
-    expect(reassembled).toEqual(['s1']);
-    expect(Object.keys(actor.getSnapshot().context.sessions)).toEqual(['s2']);
-    actor.stop();
+    const { held, reassembled } = actors();
+    held.track(descriptor('s1', ['mcp-github']));
+    held.track(descriptor('s2', ['mcp-slack']));
+    held.toolsetsChanged('acme', 'mcp-github');
+    expect(reassembled).toEqual(['s1:mcp-github']);
+    held.forget('acme', 's1');
+    held.toolsetsChanged('acme', 'mcp-github');
+    expect(reassembled).toEqual(['s1:mcp-github']);
+    expect(held.sessionIds('acme')).toEqual(['s2']);
+    held.toolsetsChanged('other-tenant', 'mcp-slack');
+    expect(reassembled).toHaveLength(1);
+    held.stop();
   });
 
-  it("updates a tracked session's descriptor instead of spawning it twice", () => {
-    const reassembled: string[] = [];
-    const machine = tenantMachine.provide({
-      actors: {
-        session: sessionMachine.provide({
-          actions: { reassemble: (_, params) => void reassembled.push(params.descriptor.grant.toolsets.join()) },
-        }),
-      },
-    });
-    const actor = createActor(machine, { input: { tenant: 'acme' } }).start();
-    actor.send({ type: 'session.track', descriptor: descriptor('s1', ['a']) });
-    actor.send({ type: 'session.track', descriptor: descriptor('s1', ['a', 'b']) });
-    actor.send({ type: 'toolsets.changed', toolsetId: 'b' });
-    expect(reassembled).toEqual(['a,b']);
-    actor.stop();
+  it("updates a tracked session's descriptor instead of starting it twice", () => {
+    const { held, reassembled } = actors();
+    held.track(descriptor('s1', ['a']));
+    held.track(descriptor('s1', ['a', 'b']));
+    expect(held.sessionIds('acme')).toEqual(['s1']);
+    held.toolsetsChanged('acme', 'b');
+    expect(reassembled).toEqual(['s1:a,b']);
+    held.stop();
+  });
+
+  it('drops the least recently used beyond its limit, and holds 10,000 sessions of one tenant', () => {
+    const { held } = actors(2);
+    held.track(descriptor('s1', []));
+    held.track(descriptor('s2', []));
+    held.get('acme', 's1');
+    held.track(descriptor('s3', []));
+    expect(held.sessionIds('acme').sort()).toEqual(['s1', 's3']);
+    held.stop();
+    // One actor per session, not children of one supervisor (xstate copies the children map on
+    // every spawn, so 10,000 sessions of one tenant took ~45 s; BENCHMARKS.md has the numbers).
+    const { held: many } = actors(20_000);
+    for (let i = 0; i < 10_000; i += 1) many.track(descriptor(`s${i}`, ['a']));
+    expect(many.size).toBe(10_000);
+    expect(many.sessionIds('acme')).toHaveLength(10_000);
+    many.stop();
+    expect(many.size).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { enqueueActions, sendTo, setup, stopChild, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup } from 'xstate';
 import type { SessionDescriptor } from './session-store.adapter';
 
 /** Events a session actor handles. */
@@ -34,62 +34,6 @@ export const sessionMachine = setup({
     },
     'session.descriptor': {
       actions: enqueueActions(({ event, enqueue }) => enqueue.assign({ descriptor: event.descriptor })),
-    },
-  },
-});
-
-export type TenantEvent =
-  | { type: 'session.track'; descriptor: SessionDescriptor }
-  | { type: 'session.untrack'; id: string }
-  | { type: 'toolsets.changed'; toolsetId: string };
-
-/**
- * The supervisor of one tenant's sessions on this replica: spawns a session actor per open
- * session, stops it on close, and forwards toolset changes to all of them (each decides whether
- * its grant is concerned).
- */
-export const tenantMachine = setup({
-  types: {
-    context: {} as { tenant: string; sessions: Record<string, ActorRefFrom<typeof sessionMachine>> },
-    events: {} as TenantEvent,
-    input: {} as { tenant: string },
-  },
-  actors: { session: sessionMachine },
-}).createMachine({
-  id: 'tenant',
-  context: ({ input }) => ({ tenant: input.tenant, sessions: {} }),
-  on: {
-    'session.track': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const existing = context.sessions[event.descriptor.id];
-        if (existing !== undefined) {
-          enqueue.sendTo(existing, { type: 'session.descriptor', descriptor: event.descriptor });
-          return;
-        }
-        enqueue.assign({
-          sessions: ({ spawn }) => ({
-            ...context.sessions,
-            [event.descriptor.id]: spawn('session', {
-              id: event.descriptor.id,
-              input: { descriptor: event.descriptor },
-            }),
-          }),
-        });
-      }),
-    },
-    'session.untrack': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        if (context.sessions[event.id] === undefined) return;
-        enqueue(stopChild(event.id));
-        const { [event.id]: _removed, ...rest } = context.sessions;
-        enqueue.assign({ sessions: rest });
-      }),
-    },
-    'toolsets.changed': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        for (const ref of Object.values(context.sessions))
-          enqueue(sendTo(ref, { type: 'toolsets.changed', toolsetId: event.toolsetId }));
-      }),
     },
   },
 });

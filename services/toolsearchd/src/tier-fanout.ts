@@ -37,8 +37,7 @@ export class TierFanout {
     void (async () => {
       const { store, actors } = this.deps;
       // Sessions not in memory (never seen here, or dropped) are loaded so every one is told.
-      const actor = actors.tenant(change.tenant);
-      const tracked = new Set(Object.keys(actor.getSnapshot().context.sessions));
+      const tracked = new Set(actors.sessionIds(change.tenant));
       const untracked: SessionDescriptor[] = [];
       for (const id of await store.list(change.tenant)) {
         if (tracked.has(id)) continue;
@@ -46,7 +45,7 @@ export class TierFanout {
         if (descriptor !== undefined && descriptor.grant.toolsets.includes(change.toolsetId))
           untracked.push(descriptor);
       }
-      actor.send({ type: 'toolsets.changed', toolsetId: change.toolsetId });
+      actors.toolsetsChanged(change.tenant, change.toolsetId);
       for (const descriptor of untracked) await this.reassemble(descriptor);
     })().catch((error: Error) =>
       this.deps.log.warn({ err: error.message, tenant: change.tenant }, 'could not fan out a toolset change'),
