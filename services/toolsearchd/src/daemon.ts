@@ -41,7 +41,7 @@ const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
 /**
  * toolsearchd: the composition root. Connects to NATS and Redis, follows the toolset registry,
  * serves the v1 contract on the NATS services framework (queue group: any number of replicas),
- * and keeps one xstate actor per open session under a supervisor per tenant.
+ * and keeps one xstate actor per open session (grouped per tenant).
  */
 export class Daemon {
   readonly #config: DaemonConfig;
