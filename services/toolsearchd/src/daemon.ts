@@ -2,17 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { connect, JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
-import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import type { Toolset } from '@toolsearch/catalog';
 import {
   OpenSessionRequestSchema,
   SessionIdSchema,
   subject,
   subjectPattern,
-  McpAttachRequestSchema,
-  McpDetachRequestSchema,
   SpawnRequestSchema,
-  ToolsetDeleteRequestSchema,
-  ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
 } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
@@ -28,6 +24,7 @@ import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
 import { OperatorViews } from './operator-views';
 import { SurfaceEndpoints } from './surface-endpoints';
+import { ToolsetEndpoints } from './toolset-endpoints';
 import { DaemonMetrics } from './http/metrics';
 import { HttpFrontend } from './http/http-server';
 import { McpFrontDoor } from './http/mcp-front-door';
@@ -62,6 +59,7 @@ export class Daemon {
   readonly #tiers = new Map<string, number>();
   #operator: OperatorViews | undefined;
   #surfaceViews: SurfaceEndpoints | undefined;
+  #toolsetViews: ToolsetEndpoints | undefined;
   #http: HttpFrontend | undefined;
   #frontDoor: McpFrontDoor | undefined;
   #httpAddress: string | undefined;
@@ -185,10 +183,10 @@ export class Daemon {
           this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
         sessionsClose: (p) => this.#close(p.tenant, p.session),
         subagentsSpawn: (p, body) => this.#spawn(p.tenant, body),
-        toolsetsPut: (p, body) => this.#putToolset(p.tenant, body),
-        toolsetsDelete: (p, body) => this.#deleteToolset(p.tenant, body),
-        mcpAttach: (p, body) => this.#attach(p.tenant, body),
-        mcpDetach: (p, body) => this.#detach(p.tenant, body),
+        toolsetsPut: (p, body) => this.#toolsetEndpoints.put(p.tenant, body),
+        toolsetsDelete: (p, body) => this.#toolsetEndpoints.delete(p.tenant, body),
+        mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
+        mcpDetach: (p, body) => this.#toolsetEndpoints.detach(p.tenant, body),
         approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
         approvalsDecide: async (p, body) => {
           const reply = await this.#dispatcher.decide(p.tenant, p.id, body);
@@ -452,59 +450,27 @@ export class Daemon {
     return { ok: true, closed };
   }
 
-  async #putToolset(tenant: string, body: unknown) {
-    const { toolset } = parse(ToolsetPutRequestSchema, body);
-    const parsed = ToolsetSchema.parse(toolset);
-    const revision = await this.#required.registry.put(tenant, parsed);
-    this.#fanout?.publishToolsetChanged(tenant, parsed.id, revision, false);
-    return { ok: true, id: parsed.id, revision };
-  }
-
-  async #deleteToolset(tenant: string, body: unknown) {
-    const { id } = parse(ToolsetDeleteRequestSchema, body);
-    const deleted = await this.#required.registry.delete(tenant, id);
-    this.#fanout?.publishToolsetChanged(tenant, id, this.#required.registry.lastRevision, true);
-    return { ok: true, id, deleted };
-  }
-
-  async #attach(tenant: string, body: unknown) {
-    const request = parse(McpAttachRequestSchema, body);
-    if (request.transport.type === 'stdio' && !this.#config.mcp.allowedCommands.includes(request.transport.command)) {
-      throw new RequestError(
-        WIRE_ERROR_CODES.FORBIDDEN,
-        `stdio MCP servers can only run commands the operator allowed (mcp.allowedCommands); '${request.transport.command}' is not one of them.`,
-      );
-    }
-    const pool = this.#mcp;
-    if (pool === undefined) throw new Error('the daemon is not started');
-    const { toolset, tools } = await pool.attach(tenant, request);
-    this.#dispatcher.executors.serveMcp(tenant, request.name, this.#config.namespace.queue);
-    const revision =
-      this.#required.registry.toolsets(tenant).get(toolset)?.revision ?? this.#required.registry.lastRevision;
-    return { ok: true, toolset, tools, revision };
-  }
-
-  async #detach(tenant: string, body: unknown) {
-    const { name } = parse(McpDetachRequestSchema, body);
-    const detached = (await this.#mcp?.detach(tenant, name)) ?? false;
-    this.#dispatcher.executors.stopServingMcp(tenant, name);
-    return { ok: true, toolset: `mcp-${name}`, detached };
+  get #toolsetEndpoints(): ToolsetEndpoints {
+    if (this.#fanout === undefined || this.#mcp === undefined) throw new Error('the daemon is not started');
+    this.#toolsetViews ??= new ToolsetEndpoints({
+      registry: this.#required.registry,
+      fanout: this.#fanout,
+      mcp: this.#mcp,
+      executors: this.#dispatcher.executors,
+      allowedCommands: this.#config.mcp.allowedCommands,
+      queue: this.#config.namespace.queue,
+    });
+    return this.#toolsetViews;
   }
 
   /** Attaches an MCP server for a tenant on the operator's behalf (config-declared servers). */
-  async attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
-    if (this.#mcp === undefined) throw new Error('the daemon is not started');
-    const attached = await this.#mcp.attach(tenant, server);
-    this.#dispatcher.executors.serveMcp(tenant, server.name, this.#config.namespace.queue);
-    return attached;
+  attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
+    return this.#toolsetEndpoints.attachServer(tenant, server);
   }
 
   /** Registers toolsets for a tenant directly (config-declared catalogs at start). */
-  async registerToolsets(tenant: string, toolsets: readonly Toolset[]): Promise<void> {
-    for (const toolset of toolsets) {
-      const revision = await this.#required.registry.put(tenant, toolset);
-      this.#fanout?.publishToolsetChanged(tenant, toolset.id, revision, false);
-    }
+  registerToolsets(tenant: string, toolsets: readonly Toolset[]): Promise<void> {
+    return this.#toolsetEndpoints.register(tenant, toolsets);
   }
 
   /** Stops serving, drains in-flight requests, and closes every connection. Idempotent. */
