@@ -19,6 +19,7 @@ export {
   SessionInfoSchema,
   AssembleRequestSchema,
   AssembleReplySchema,
+  SurfaceSummarySchema,
   SearchRequestSchema,
   SearchReplySchema,
   DescribeRequestSchema,
@@ -45,6 +46,7 @@ export type {
   OpenSessionRequest,
   SessionInfo,
   AssembleReply,
+  SurfaceSummary,
   ToolsetChangedEvent,
   TierEvent,
 } from './schemas';

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ToolsetIdSchema } from '@toolsearch/catalog';
-import { GrantSchema, ModelSpecSchema, SessionIdSchema, SessionRoleSchema, TenantIdSchema } from './schemas';
+import {
+  GrantSchema,
+  ModelSpecSchema,
+  SessionIdSchema,
+  SessionRoleSchema,
+  SurfaceSummarySchema,
+  TenantIdSchema,
+} from './schemas';
 
 /**
  * What operators read: the tenant's sessions, toolsets and recent activity. These subjects sit
@@ -44,19 +51,7 @@ export const SessionShowReplySchema = z.object({
     core_tools: z.array(z.string()),
   }),
   /** The session's current surface, as the next assemble would give it. */
-  surface: z.object({
-    tier: z.union([z.literal(0), z.literal(1), z.literal(2)]),
-    listing_form: z.enum(['full', 'names', 'mixed', 'groups', 'none']),
-    mode: z.enum(['off', 'on', 'budget']),
-    activated: z.boolean(),
-    visible_count: z.number().int(),
-    deferred_count: z.number().int(),
-    deferred_tokens: z.number().int(),
-    listing_tokens: z.number().int(),
-    budget_tokens: z.number().int(),
-    tools_tokens: z.number().int(),
-    hash: z.string(),
-  }),
+  surface: SurfaceSummarySchema,
 });
 
 export const ToolsetsListRequestSchema = z.object({}).loose();

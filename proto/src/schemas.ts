@@ -81,6 +81,9 @@ export const AssembleReplySchema = z.object({
   hash: z.string(),
 });
 export type AssembleReply = z.infer<typeof AssembleReplySchema>;
+/** A session's surface without the tool array itself: tier, listing form, counts, tokens, hash. */
+export const SurfaceSummarySchema = AssembleReplySchema.omit({ ok: true, format: true, tools: true });
+export type SurfaceSummary = z.infer<typeof SurfaceSummarySchema>;
 
 /** Bridge lookups take the model's arguments as they are; the bridge validates them itself. */
 export const SearchRequestSchema = z.object({

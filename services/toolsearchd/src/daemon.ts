@@ -262,11 +262,9 @@ export class Daemon {
       open: async (tenant, body) => (await this.#open(tenant, body)).session.id,
       close: (tenant, session) => this.#close(tenant, session).then(() => undefined),
       descriptor: (tenant, session) => this.#descriptor(tenant, session),
-      surface: (descriptor) => this.#surfaces.build(descriptor, this.#required.registry, 'mcp'),
+      assembly: (tenant, session) => this.#surfaceEndpoints.assembly(tenant, session, 'mcp'),
       context: (tenant, session) => this.#requiredContext(tenant, session),
       dispatcher: () => this.#dispatcher.dispatcher,
-      markActivated: (tenant, session) => this.#required.store.markActivated(tenant, session),
-      noteTier: (tenant, session, tier) => this.#noteTier(tenant, session, tier),
     });
     this.#frontDoor = new McpFrontDoor({
       backend: sessions,

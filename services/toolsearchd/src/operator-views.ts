@@ -10,6 +10,7 @@ import type { ToolsetRegistry } from './registry.adapter';
 import { parse } from './serve-request';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
+import { surfaceSummary } from './surface-endpoints';
 
 /**
  * Read-only views for operators (the `toolsearch` CLI's sessions, toolsets, tiers and activity
@@ -59,19 +60,7 @@ export class OperatorViews {
         children: (await this.deps.store.children(tenant, descriptor.id)).sort(),
         core_tools: descriptor.coreTools.map((tool) => tool.name),
       },
-      surface: {
-        tier: result.tier,
-        listing_form: result.listing_form,
-        mode: result.mode,
-        activated: result.activated,
-        visible_count: result.visible_count,
-        deferred_count: result.deferred_count,
-        deferred_tokens: result.deferred_tokens,
-        listing_tokens: result.listing_tokens,
-        budget_tokens: result.budget_tokens,
-        tools_tokens: result.tools_tokens,
-        hash: result.hash,
-      },
+      surface: surfaceSummary(result),
     };
   }
 

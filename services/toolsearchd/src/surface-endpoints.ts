@@ -1,5 +1,12 @@
 import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
-import { AssembleRequestSchema, DescribeRequestSchema, errorReply, SearchRequestSchema } from '@toolsearch/proto';
+import type { Assembly, AssemblyResult, ToolFormat } from '@toolsearch/disclosure';
+import {
+  AssembleRequestSchema,
+  DescribeRequestSchema,
+  errorReply,
+  SearchRequestSchema,
+  type SurfaceSummary,
+} from '@toolsearch/proto';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse } from './serve-request';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
@@ -24,30 +31,25 @@ export class SurfaceEndpoints {
     },
   ) {}
 
-  async assemble(tenant: string, session: string | undefined, body: unknown) {
-    const { format } = parse(AssembleRequestSchema, body);
+  /**
+   * The session's assembly in `format`, as the model will get it: in budget-gated mode a bridge
+   * that became active stays active for the session, and the tier is noted for the metrics. Used
+   * by `sessions.<s>.assemble` and by the MCP endpoint's `tools/list`.
+   */
+  async assembly(tenant: string, session: string | undefined, format: ToolFormat): Promise<Assembly> {
     const descriptor = await this.deps.descriptor(tenant, session);
-    const { result } = this.deps.surfaces.build(descriptor, this.deps.registry, format).assembly;
-    // Budget-gated mode: once the bridge was active it stays active for the session.
+    const assembly = this.deps.surfaces.build(descriptor, this.deps.registry, format).assembly;
+    const { result } = assembly;
     if (result.mode === 'budget' && result.activated && !descriptor.activated)
       await this.deps.store.markActivated(tenant, descriptor.id);
     this.deps.noteTier(tenant, descriptor.id, result.tier);
-    return {
-      ok: true,
-      tier: result.tier,
-      listing_form: result.listing_form,
-      activated: result.activated,
-      mode: result.mode,
-      format: result.format,
-      tools: result.tools,
-      visible_count: result.visible_count,
-      deferred_count: result.deferred_count,
-      deferred_tokens: result.deferred_tokens,
-      listing_tokens: result.listing_tokens,
-      budget_tokens: result.budget_tokens,
-      tools_tokens: result.tools_tokens,
-      hash: result.hash,
-    };
+    return assembly;
+  }
+
+  async assemble(tenant: string, session: string | undefined, body: unknown) {
+    const { format } = parse(AssembleRequestSchema, body);
+    const { result } = await this.assembly(tenant, session, format);
+    return { ok: true, ...surfaceSummary(result), format: result.format, tools: result.tools };
   }
 
   async search(tenant: string, session: string | undefined, body: unknown) {
@@ -69,6 +71,23 @@ export class SurfaceEndpoints {
     const outcome = handleToolDescribe(bridge, request);
     return outcome.ok ? { ok: true, result: outcome.result } : bridgeError(outcome.error);
   }
+}
+
+/** The numbers of an assembly that describe the surface (everything but the tool array). */
+export function surfaceSummary(result: AssemblyResult): SurfaceSummary {
+  return {
+    tier: result.tier,
+    listing_form: result.listing_form,
+    activated: result.activated,
+    mode: result.mode,
+    visible_count: result.visible_count,
+    deferred_count: result.deferred_count,
+    deferred_tokens: result.deferred_tokens,
+    listing_tokens: result.listing_tokens,
+    budget_tokens: result.budget_tokens,
+    tools_tokens: result.tools_tokens,
+    hash: result.hash,
+  };
 }
 
 /** A bridge error as a wire error reply: the bridge's own code and message, details kept. */

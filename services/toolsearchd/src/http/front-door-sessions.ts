@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CallEnvelope, OpenSessionRequest } from '@toolsearch/proto';
-import type { McpTool } from '@toolsearch/disclosure';
+import type { Assembly, McpTool } from '@toolsearch/disclosure';
 import type { DaemonConfig } from '../config';
 import type { Dispatcher, TurnContext } from '../dispatch/dispatcher';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
-import type { Surface } from '../surface';
 import type { FrontDoorBackend, FrontDoorIdentity } from './mcp-front-door';
 
 type ApiKey = DaemonConfig['tenants'][string]['apiKeys'][number];
@@ -26,11 +25,10 @@ export class FrontDoorSessions implements FrontDoorBackend {
       open: (tenant: string, request: OpenSessionRequest) => Promise<string>;
       close: (tenant: string, session: string) => Promise<void>;
       descriptor: (tenant: string, session: string) => Promise<SessionDescriptor>;
-      surface: (descriptor: SessionDescriptor) => Surface;
+      /** The session's assembly in MCP form (see SurfaceEndpoints.assembly). */
+      assembly: (tenant: string, session: string) => Promise<Assembly>;
       context: (tenant: string, session: string) => Promise<TurnContext>;
       dispatcher: () => Dispatcher;
-      markActivated: (tenant: string, session: string) => Promise<void>;
-      noteTier: (tenant: string, session: string, tier: number) => void;
     },
   ) {
     for (const [tenant, settings] of Object.entries(deps.apiKeys))
@@ -61,12 +59,7 @@ export class FrontDoorSessions implements FrontDoorBackend {
   }
 
   async listTools(identity: FrontDoorIdentity): Promise<Tool[]> {
-    const descriptor = await this.deps.descriptor(identity.tenant, identity.session);
-    const { assembly } = this.deps.surface(descriptor);
-    const { result, table } = assembly;
-    if (result.mode === 'budget' && result.activated && !descriptor.activated)
-      await this.deps.markActivated(identity.tenant, identity.session);
-    this.deps.noteTier(identity.tenant, identity.session, result.tier);
+    const { result, table } = await this.deps.assembly(identity.tenant, identity.session);
     // Core tools belong to the gateway that declared them and run in its process: an MCP client
     // sees only what the daemon can run (MCP and plugin tools) plus the bridge.
     return (result.tools as McpTool[])
