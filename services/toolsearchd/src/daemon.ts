@@ -55,8 +55,6 @@ export class Daemon {
   readonly #hooks: readonly DispatchHooks[];
   readonly #actors: SessionActors;
   readonly #metrics: DaemonMetrics;
-  /** The tier each in-memory session was last assembled at (for the tier metric), oldest first. */
-  readonly #tiers = new Map<string, number>();
   #operator: OperatorViews | undefined;
   #surfaceViews: SurfaceEndpoints | undefined;
   #toolsetViews: ToolsetEndpoints | undefined;
@@ -86,11 +84,7 @@ export class Daemon {
     });
     this.#metrics = new DaemonMetrics({
       sessionsInMemory: () => this.#actors.size,
-      tierCounts: () => {
-        const counts = new Map<number, number>();
-        for (const tier of this.#tiers.values()) counts.set(tier, (counts.get(tier) ?? 0) + 1);
-        return counts;
-      },
+      tierCounts: () => this.#actors.tierCounts(),
       approvalsPending: () => this.#dispatch?.approvals.pendingCount() ?? Promise.resolve(0),
       mcpServers: () => this.#mcp?.servers() ?? [],
     });
@@ -236,7 +230,7 @@ export class Daemon {
       store: this.#required.store,
       surfaces: this.#surfaces,
       descriptor: (tenant, session) => this.#descriptor(tenant, session),
-      noteTier: (tenant, session, tier) => this.#noteTier(tenant, session, tier),
+      noteTier: (tenant, session, tier) => this.#actors.noteTier(tenant, session, tier),
       observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
     });
     return this.#surfaceViews;
@@ -286,14 +280,6 @@ export class Daemon {
     const { host, port } = await this.#http.listen(this.#config.http.host, this.#config.http.port);
     this.#httpAddress = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     this.#log.info({ http: this.#httpAddress }, 'HTTP listening (/mcp, /metrics, /healthz, /readyz)');
-  }
-
-  #noteTier(tenant: string, session: string, tier: number): void {
-    const key = `${tenant}/${session}`;
-    this.#tiers.delete(key);
-    this.#tiers.set(key, tier);
-    if (this.#tiers.size > this.#config.limits.maxSessionsInMemory)
-      this.#tiers.delete(this.#tiers.keys().next().value as string);
   }
 
   get #dispatcher(): DispatchService {
@@ -421,7 +407,7 @@ export class Daemon {
     const surface = this.#surfaces.build(descriptor, this.#required.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.#actors.track(descriptor);
-    this.#noteTier(tenant, descriptor.id, surface.assembly.result.tier);
+    this.#actors.noteTier(tenant, descriptor.id, surface.assembly.result.tier);
     return {
       ok: true,
       token,
@@ -440,10 +426,7 @@ export class Daemon {
   async #close(tenant: string, session: string | undefined) {
     const descriptor = await this.#descriptor(tenant, session);
     const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) {
-      this.#actors.forget(tenant, id);
-      this.#tiers.delete(`${tenant}/${id}`);
-    }
+    for (const id of closed) this.#actors.forget(tenant, id);
     this.#invalidate(tenant, closed);
     return { ok: true, closed };
   }

@@ -19,6 +19,8 @@ export class SessionActors {
   readonly #tenants = new Map<string, Map<string, SessionActor>>();
   /** Least recently used first; keys are `tenant\u0000id`. */
   readonly #recent = new Map<string, SessionDescriptor>();
+  /** The tier each held session was last assembled at (for the tier metric); same keys. */
+  readonly #tiers = new Map<string, number>();
   readonly #limit: number;
   readonly #log: Logger;
   readonly #machine: typeof sessionMachine;
@@ -90,12 +92,26 @@ export class SessionActors {
   /** Drops a session from memory (it reloads from Redis on its next request). */
   forget(tenant: string, id: string): void {
     this.#recent.delete(`${tenant}\u0000${id}`);
+    this.#tiers.delete(`${tenant}\u0000${id}`);
     const sessions = this.#tenants.get(tenant);
     const actor = sessions?.get(id);
     if (sessions === undefined || actor === undefined) return;
     sessions.delete(id);
     if (sessions.size === 0) this.#tenants.delete(tenant);
     actor.stop();
+  }
+
+  /** Records the tier a held session was just assembled at. */
+  noteTier(tenant: string, id: string, tier: number): void {
+    const key = `${tenant}\u0000${id}`;
+    if (this.#recent.has(key)) this.#tiers.set(key, tier);
+  }
+
+  /** How many held sessions were last assembled at each tier. */
+  tierCounts(): Map<number, number> {
+    const counts = new Map<number, number>();
+    for (const tier of this.#tiers.values()) counts.set(tier, (counts.get(tier) ?? 0) + 1);
+    return counts;
   }
 
   /** Ids of the tenant's sessions held by this replica. */
@@ -112,5 +128,6 @@ export class SessionActors {
     for (const sessions of this.#tenants.values()) for (const actor of sessions.values()) actor.stop();
     this.#tenants.clear();
     this.#recent.clear();
+    this.#tiers.clear();
   }
 }
