@@ -2,16 +2,14 @@ import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest, ToolsearchWireError } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
 import type { DispatchHooks } from '../src/dispatch/dispatcher';
-import { daemonFixture, startDaemon, tenantId } from './harness';
+import { daemonFixture, serveExec, startDaemon, tenantId } from './harness';
 
 // Every way we know to get a held call to run without the approval it needs, or to run twice.
-const codec = JSONCodec<unknown>();
 const obj = { type: 'object', properties: {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TENANT = tenantId('bypass');
@@ -36,7 +34,7 @@ describe('approvals cannot be bypassed', () => {
   let replica: Daemon;
   let client: ToolsearchClient;
   let session: string;
-  const runs: ExecRequest[] = [];
+  let runs: ExecRequest[] = [];
   const ranWith = (table: string) =>
     runs.filter((run) => run.tool === 'drop_table' && run.arguments['table'] === table);
 
@@ -50,15 +48,7 @@ describe('approvals cannot be bypassed', () => {
     replica = await startDaemon(fixture.config, hooks);
     client = await fixture.client(TENANT);
     const nc = await fixture.connection();
-    nc.subscribe(`toolsearch.v1.${TENANT}.exec.ops`, {
-      callback: (error, message) => {
-        if (error) return;
-        const request = codec.decode(message.data) as ExecRequest;
-        runs.push(request);
-        message.respond(codec.encode({ ok: true, data: { ran: request.tool, arguments: request.arguments } }));
-      },
-    });
-    await nc.flush();
+    runs = await serveExec(nc, TENANT, 'ops', (request) => ({ ran: request.tool, arguments: request.arguments }));
     await client.putToolset({
       id: 'ops',
       kind: 'plugin',
@@ -81,6 +71,12 @@ describe('approvals cannot be bypassed', () => {
     const { results } = await client.dispatch(session, [{ id, name: 'drop_table', arguments: { table } }]);
     expect(results[0]?.status).toBe('pending_approval');
     return results[0]?.approval_id ?? '';
+  }
+
+  /** Approves a held call as `by`, quoting the tool and digest it holds, and waits for its run. */
+  async function approveAndWait(id: string, by: string): Promise<void> {
+    const { approval } = await client.getApproval(id);
+    await client.decide(id, { decision: 'approve', by, tool: approval.tool, digest: approval.digest, wait_ms: 5000 });
   }
 
   it('a batch: the risky entry is held, the safe ones run, nothing of the risky one runs', async () => {
@@ -115,14 +111,7 @@ describe('approvals cannot be bypassed', () => {
     expect(second).not.toBe(first);
     await sleep(200);
     expect(ranWith('retry')).toHaveLength(0);
-    const { approval } = await client.getApproval(first);
-    await client.decide(first, {
-      decision: 'approve',
-      by: 'alice',
-      tool: approval.tool,
-      digest: approval.digest,
-      wait_ms: 5000,
-    });
+    await approveAndWait(first, 'alice');
     await sleep(200);
     expect(ranWith('retry')).toHaveLength(1);
     expect((await client.getApproval(second)).approval.state).toBe('pending');
@@ -148,15 +137,8 @@ describe('approvals cannot be bypassed', () => {
 
   it('a hook that rewrites the arguments: the approver sees, and the call runs with, the rewritten ones', async () => {
     const id = await held('alias');
-    const { approval } = await client.getApproval(id);
-    expect(approval.arguments).toEqual({ table: 'real_target' });
-    await client.decide(id, {
-      decision: 'approve',
-      by: 'bob',
-      tool: approval.tool,
-      digest: approval.digest,
-      wait_ms: 5000,
-    });
+    expect((await client.getApproval(id)).approval.arguments).toEqual({ table: 'real_target' });
+    await approveAndWait(id, 'bob');
     await sleep(200);
     expect(ranWith('real_target')).toHaveLength(1);
     expect(ranWith('alias')).toHaveLength(0);

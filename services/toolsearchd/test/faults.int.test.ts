@@ -4,30 +4,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { connect, JSONCodec, type NatsConnection } from 'nats';
+import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
-import type { ActivityEvent, ExecRequest, ToolsearchWireError } from '@toolsearch/proto';
+import type { ActivityEvent, ToolsearchWireError } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
-import { cleanup, collect, daemonFixture, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
+import {
+  cleanup,
+  collect,
+  daemonFixture,
+  eventually,
+  exited,
+  freePort,
+  serveExec,
+  startDaemon,
+  tenantId,
+  testConfig,
+} from './harness';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const REDIS_CONF = fileURLToPath(new URL('../../../infra/redis.conf', import.meta.url));
-const codec = JSONCodec<unknown>();
 const obj = { type: 'object', properties: {} };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function eventually<T>(attempt: () => Promise<T>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(100);
-    }
-  }
-}
 
 describe('an MCP server that crashes mid-call, or is slow', () => {
   const TENANT = tenantId('flaky');
@@ -184,16 +182,7 @@ describe('a Redis restart (AOF)', () => {
     daemons.push(daemon);
     const nc = await connect({ servers: natsUrl });
     connections.push(nc);
-    const runs: ExecRequest[] = [];
-    nc.subscribe(`toolsearch.v1.${tenant}.exec.ops`, {
-      callback: (error, message) => {
-        if (error) return;
-        const request = codec.decode(message.data) as ExecRequest;
-        runs.push(request);
-        message.respond(codec.encode({ ok: true, data: { done: request.tool } }));
-      },
-    });
-    await nc.flush();
+    const runs = await serveExec(nc, tenant, 'ops', (request) => ({ done: request.tool }));
     const client = new ToolsearchClient(nc, tenant, { timeoutMs: 3000 });
     await client.putToolset({
       id: 'ops',

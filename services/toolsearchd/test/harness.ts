@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { connect, type NatsConnection } from 'nats';
+import { connect, JSONCodec, type NatsConnection } from 'nats';
+import type { ExecRequest } from '@toolsearch/proto';
 import { pino } from 'pino';
 import { ToolsearchClient } from '@toolsearch/client';
 import { parseDaemonConfig, type DaemonConfig } from '../src/config';
@@ -162,4 +163,42 @@ export function daemonProcess(configPath: string): Promise<ChildProcess> {
     });
     child.once('exit', (code) => reject(new Error(`toolsearchd exited with ${code}`)));
   });
+}
+
+/**
+ * Serves `exec.<toolset>` for a tenant the way a plugin would: answers every request with
+ * `{ ok: true, data: answer(request) }` and records it. Resolves once the server knows the
+ * subscription; the returned array fills as requests arrive.
+ */
+export async function serveExec(
+  nc: NatsConnection,
+  tenant: string,
+  toolset: string,
+  answer: (request: ExecRequest) => unknown = (request) => ({ ran: request.tool }),
+): Promise<ExecRequest[]> {
+  const codec = JSONCodec<unknown>();
+  const requests: ExecRequest[] = [];
+  nc.subscribe(`toolsearch.v1.${tenant}.exec.${toolset}`, {
+    callback: (error, message) => {
+      if (error) return;
+      const request = codec.decode(message.data) as ExecRequest;
+      requests.push(request);
+      message.respond(codec.encode({ ok: true, data: answer(request) }));
+    },
+  });
+  await nc.flush();
+  return requests;
+}
+
+/** Retries `attempt` (a check that throws until it holds) every 100 ms for up to `ms`. */
+export async function eventually<T>(attempt: () => Promise<T> | T, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
 }

@@ -2,14 +2,12 @@ import { writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { Daemon } from '../src/daemon';
-import { daemonFixture, tenantId } from './harness';
+import { daemonFixture, serveExec, tenantId } from './harness';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
-const codec = JSONCodec<unknown>();
 const obj = { type: 'object', properties: {} };
 const TENANT = tenantId('metrics');
 const SECRET = 'sk-live-metrics-must-never-show-this';
@@ -35,12 +33,7 @@ describe('metrics and health over HTTP', () => {
     daemon = await fixture.start();
     client = await fixture.client(TENANT);
     const nc = await fixture.connection();
-    nc.subscribe(`toolsearch.v1.${TENANT}.exec.ops`, {
-      callback: (error, message) => {
-        if (!error) message.respond(codec.encode({ ok: true, data: 'done' }));
-      },
-    });
-    await nc.flush();
+    await serveExec(nc, TENANT, 'ops', () => 'done');
     const tools = join(mkdtempSync(join(tmpdir(), 'toolsearch-metrics-')), 'tools.json');
     writeFileSync(tools, JSON.stringify([{ name: 'lookup', description: 'Look something up.', inputSchema: obj }]));
     await daemon.attachMcp(TENANT, {

@@ -11,7 +11,7 @@ import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelco
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { Daemon } from '../src/daemon';
-import { daemonFixture, tenantId } from './harness';
+import { daemonFixture, eventually, tenantId } from './harness';
 
 const run = promisify(execFile);
 const moduleFile = (path: string) => fileURLToPath(new URL(`../../../node_modules/${path}`, import.meta.url));
@@ -40,13 +40,11 @@ function text(result: CallToolResult): string {
   return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
 }
 
-async function until(check: () => boolean, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await sleep(25);
-  }
-}
+/** Waits until `check()` holds (polling), or fails after `ms`. */
+const until = (check: () => boolean, ms = 8000) =>
+  eventually(() => {
+    if (!check()) throw new Error('condition not reached in time');
+  }, ms);
 
 describe('the MCP endpoint (/mcp)', () => {
   const fixture = daemonFixture({

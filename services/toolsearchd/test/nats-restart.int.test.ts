@@ -7,23 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ToolsetSchema } from '@toolsearch/catalog';
 import type { TierEvent } from '@toolsearch/proto';
-import { cleanup, collect, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
+import { cleanup, collect, eventually, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
 
 /** A NATS server of this test's own (never the shared one), with JetStream on a temporary folder. */
 function startNats(port: number, storeDir: string): ChildProcess {
   return spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', storeDir], { stdio: 'ignore' });
-}
-
-async function until<T>(attempt: () => Promise<T>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
 }
 
 describe('a NATS restart', () => {
@@ -40,12 +28,12 @@ describe('a NATS restart', () => {
     const config = testConfig({ nats: { url } });
     const tenant = tenantId('fault');
     const client = (nc: NatsConnection) => new ToolsearchClient(nc, tenant, { timeoutMs: 2000 });
-    const observer = await until(
+    const observer = await eventually(
       () => connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 }),
       10_000,
     );
     // A fresh server needs a moment before JetStream answers.
-    const daemon = await until(() => startDaemon(config), 15_000);
+    const daemon = await eventually(() => startDaemon(config), 15_000);
     try {
       const api = client(observer);
       await api.putToolset({ id: 'mcp-x', kind: 'mcp', label: 'x', tools: [{ name: 'first', description: 'First.' }] });
@@ -59,8 +47,8 @@ describe('a NATS restart', () => {
       servers.push(startNats(port, storeDir));
 
       // A writer that is back first changes the toolset before the daemon has reconnected.
-      const writer = await until(() => connect({ servers: url }), 10_000);
-      const kv = await until(() => writer.jetstream().views.kv(config.namespace.bucket), 10_000);
+      const writer = await eventually(() => connect({ servers: url }), 10_000);
+      const kv = await eventually(() => writer.jetstream().views.kv(config.namespace.bucket), 10_000);
       const changed = ToolsetSchema.parse({
         id: 'mcp-x',
         kind: 'mcp',
@@ -74,7 +62,7 @@ describe('a NATS restart', () => {
       await writer.close();
 
       // The daemon reconnects on its own and serves the change it did not see happen.
-      const assembled = await until(() => api.assemble(session.id), 20_000);
+      const assembled = await eventually(() => api.assemble(session.id), 20_000);
       const events = collect<TierEvent>(1, 10_000);
       const sub = api.onTier(session.id, events.push);
       if (assembled.deferred_count !== 2) {
@@ -83,7 +71,7 @@ describe('a NATS restart', () => {
       }
       sub.unsubscribe();
       expect(
-        await until(async () => {
+        await eventually(async () => {
           const result = await api.assemble(session.id);
           if (result.deferred_count !== 2) throw new Error('not yet');
           return result;

@@ -1,15 +1,14 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { JSONCodec, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest } from '@toolsearch/proto';
-import { daemonFixture, freePort, NATS_URL, tenantId } from './harness';
+import { daemonFixture, freePort, NATS_URL, serveExec, tenantId } from './harness';
 
 // The operator commands are exercised as users run them: the `toolsearch` binary as a process,
 // talking to a running daemon over NATS.
 const CLI = fileURLToPath(new URL('../../toolsearch-cli/bin/toolsearch.mjs', import.meta.url));
-const codec = JSONCodec<unknown>();
 const obj = { type: 'object', properties: {} };
 
 interface CliRun {
@@ -39,22 +38,14 @@ describe('operator commands against a running daemon', () => {
   let client: ToolsearchClient;
   let nc: NatsConnection;
   let session: string;
-  const ran: ExecRequest[] = [];
+  let ran: ExecRequest[] = [];
   const as = (args: string[]) => [...args, '--tenant', TENANT];
 
   beforeAll(async () => {
     await fixture.start();
     client = await fixture.client(TENANT);
     nc = await fixture.connection();
-    nc.subscribe(`toolsearch.v1.${TENANT}.exec.ops`, {
-      callback: (error, message) => {
-        if (error) return;
-        const request = codec.decode(message.data) as ExecRequest;
-        ran.push(request);
-        message.respond(codec.encode({ ok: true, data: { dropped: request.arguments['table'] } }));
-      },
-    });
-    await nc.flush();
+    ran = await serveExec(nc, TENANT, 'ops', (request) => ({ dropped: request.arguments['table'] }));
     await client.putToolset({
       id: 'ops',
       kind: 'plugin',
