@@ -1,6 +1,6 @@
 import type { ActivityEvent } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
-import { JSON_OPTION, parseCommandArgs } from '../command-args';
+import { intOption, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/daemon-connection';
@@ -15,14 +15,6 @@ approval id). With --follow: a live feed of calls starting and finishing, until 
 --count, after N events. --json prints one JSON object per line.
 
 ${DAEMON_OPTIONS_USAGE}`;
-
-function positiveInt(value: string | undefined, name: string, max: number): number | undefined {
-  if (value === undefined) return undefined;
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1 || parsed > max)
-    throw new CliError(`${name} is a whole number, 1–${max}.`);
-  return parsed;
-}
 
 function eventLine(event: ActivityEvent): string {
   const time = formatTime(event.at);
@@ -47,8 +39,8 @@ export const activityCommand: Command = {
       count: { type: 'string' },
     });
     if (positionals.length > 0) throw new CliError(`unexpected argument '${positionals[0]}'.\n\n${USAGE}`);
-    const limit = positiveInt(values.limit, '--limit', 10_000);
-    const count = positiveInt(values.count, '--count', 1_000_000);
+    const limit = intOption(values.limit, '--limit', 1, 10_000);
+    const count = intOption(values.count, '--count', 1, 1_000_000);
     if (!values.follow) {
       if (count !== undefined) throw new CliError('--count goes with --follow.');
       const { records } = await withDaemon(values, io, ({ client }) =>

@@ -1,6 +1,6 @@
 import type { Approval } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
-import { JSON_OPTION, parseCommandArgs } from '../command-args';
+import { intOption, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/daemon-connection';
@@ -70,9 +70,7 @@ export const approvalsCommand: Command = {
       const by = values.as ?? io.env['TOOLSEARCH_APPROVER'];
       if (by === undefined || by.trim() === '')
         throw new CliError('say who decides: --as APPROVER (or set TOOLSEARCH_APPROVER).');
-      const waitMs = values.wait === undefined ? 0 : Number(values.wait);
-      if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > 120_000)
-        throw new CliError('--wait is a whole number of milliseconds, 0–120000.');
+      const waitMs = intOption(values.wait, '--wait (milliseconds)', 0, 120_000) ?? 0;
       const approval: Approval = await withDaemon(values, io, async ({ client }) => {
         const { approval: held } = await client.getApproval(id);
         const { approval: decided } = await client.decide(id, {

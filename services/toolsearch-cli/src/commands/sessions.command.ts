@@ -1,6 +1,6 @@
 import { SessionRoleSchema } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
-import { JSON_OPTION, parseCommandArgs } from '../command-args';
+import { intOption, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/daemon-connection';
@@ -29,9 +29,7 @@ export const sessionsCommand: Command = {
     if (action === 'list') {
       const role = values.role === undefined ? undefined : SessionRoleSchema.safeParse(values.role);
       if (role !== undefined && !role.success) throw new CliError('--role is one of gateway, subagent, kanban_worker.');
-      const limit = values.limit === undefined ? undefined : Number(values.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 10_000))
-        throw new CliError('--limit is a whole number, 1–10000.');
+      const limit = intOption(values.limit, '--limit', 1, 10_000);
       const reply = await withDaemon(values, io, ({ client }) =>
         client.listSessions({
           ...(role?.success ? { role: role.data } : {}),

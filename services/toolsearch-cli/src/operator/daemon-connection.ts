@@ -2,6 +2,7 @@ import { connect, type NatsConnection } from 'nats';
 import { ToolsearchClient } from '@toolsearch/client';
 import { TenantIdSchema, ToolsearchWireError } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
+import { intOption } from '../command-args';
 import type { CliIo } from '../io';
 
 /** Options every operator command takes: where the daemon's NATS is and which tenant to act for. */
@@ -50,9 +51,7 @@ export async function withDaemon<T>(
     throw new CliError('name the tenant: --tenant ID (or set TOOLSEARCH_TENANT).');
   if (!TenantIdSchema.safeParse(tenant).success)
     throw new CliError(`'${tenant}' is not a tenant id (1–63 of a-z, 0-9 and -, starting with a letter or digit).`);
-  const timeoutMs = values.timeout === undefined ? 5000 : Number(values.timeout);
-  if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > 600_000)
-    throw new CliError('--timeout is a whole number of milliseconds, 1–600000.');
+  const timeoutMs = intOption(values.timeout, '--timeout (milliseconds)', 1, 600_000) ?? 5000;
   let nc: NatsConnection;
   try {
     nc = await connect({
