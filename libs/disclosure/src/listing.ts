@@ -19,17 +19,45 @@ export interface Listing {
 
 type Mode = 'full' | 'names' | 'summary';
 
-/** One source's three renderings; token counts are computed only when a decision needs them. */
+interface Row {
+  readonly name: string;
+  readonly tool: SessionTool;
+}
+
+/**
+ * One source's three renderings; the full one (which needs every tool's short description) and
+ * every token count are computed only when a decision needs them. With hundreds of sources and a
+ * small budget most sources are never rendered in full.
+ */
 class Group {
   readonly #tokens: Partial<Record<Mode, number>> = {};
+  #full: string | undefined;
+  readonly names: string;
+  readonly summary: string;
 
   constructor(
     readonly label: string,
-    readonly full: string,
-    readonly names: string,
-    readonly summary: string,
+    private readonly rows: readonly Row[],
     private readonly counter: TokenCounter,
-  ) {}
+  ) {
+    const count = rows.length;
+    const noun = count === 1 ? 'tool' : 'tools';
+    this.names = `${label} (${count} ${noun}): ${rows.map((row) => row.name).join(', ')}`;
+    this.summary = `${label}: ${count} ${noun}`;
+  }
+
+  get full(): string {
+    if (this.#full === undefined) {
+      const count = this.rows.length;
+      const lines = [`${this.label} (${count} ${count === 1 ? 'tool' : 'tools'}):`];
+      for (const row of this.rows) {
+        const short = shortDescription(row.tool.definition.description);
+        lines.push(short ? `- ${row.name}: ${short}` : `- ${row.name}`);
+      }
+      this.#full = lines.join('\n');
+    }
+    return this.#full;
+  }
 
   text(mode: Mode): string {
     return mode === 'full' ? this.full : mode === 'names' ? this.names : this.summary;
@@ -72,18 +100,9 @@ function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Grou
   }
   const groups: Group[] = [];
   for (const [key, members] of byLabel) {
-    const rows = members
-      .map((tool) => ({ name: tool.name, short: shortDescription(tool.definition.description) }))
-      .sort((a, b) => compareText(a.name, b.name) || compareText(a.short, b.short));
-    const count = rows.length;
-    const noun = count === 1 ? 'tool' : 'tools';
-    const full = [
-      `${key} (${count} ${noun}):`,
-      ...rows.map((row) => (row.short ? `- ${row.name}: ${row.short}` : `- ${row.name}`)),
-    ].join('\n');
-    const names = `${key} (${count} ${noun}): ${rows.map((row) => row.name).join(', ')}`;
-    const summary = `${key}: ${count} ${noun}`;
-    groups.push(new Group(key, full, names, summary, counter));
+    // Names are unique within a session, so this order is the order of the full rendering too.
+    const rows = members.map((tool) => ({ name: tool.name, tool })).sort((a, b) => compareText(a.name, b.name));
+    groups.push(new Group(key, rows, counter));
   }
   return groups.sort((a, b) => compareText(a.label, b.label));
 }

@@ -39,4 +39,14 @@ describe('shortDescription', () => {
     expect(shortDescription('')).toBe('');
     expect(shortDescription('   ')).toBe('');
   });
+
+  it('reads only as much of a long description as the line needs, with the same result', () => {
+    const tail = ' More words follow here.'.repeat(4000);
+    expect(shortDescription(`Finds files by name.${tail}`)).toBe('Finds files by name.');
+    // The first sentence ends right after the 60-character limit: clipped as if read in full.
+    expect(shortDescription(`${'abcde '.repeat(10)}xyz.${tail}`)).toBe(`${'abcde '.repeat(10).trim()}…`);
+    // Hundreds of blank characters before the text: the prefix is too short once collapsed.
+    expect(shortDescription(`${' \n\t'.repeat(300)}Starts late. Second.${tail}`)).toBe('Starts late.');
+    expect(shortDescription(`${'\u0007'.repeat(500)}Bell text. Second.`)).toBe('Bell text.');
+  });
 });

@@ -22,13 +22,27 @@ export function singleLine(text: string): string {
   );
 }
 
+/** Raw characters read from a long description; the normalised result needs far fewer. */
+const LEADING_CHARS = 400;
+
+/**
+ * `singleLine(description)`, or a prefix of it long enough for every decision below (a sentence
+ * end within the first 61 characters, and the character after it). Descriptions can run to tens of
+ * kilobytes and a listing may look at thousands of them.
+ */
+function leadingText(description: string): string {
+  if (description.length <= LEADING_CHARS) return singleLine(description);
+  const lead = singleLine(description.slice(0, LEADING_CHARS));
+  return lead.length > SHORT_DESCRIPTION_CHARS + 8 ? lead : singleLine(description);
+}
+
 /**
  * The first sentence of a description, at most 60 characters: whitespace collapsed, cut at the
  * first `.`, `!` or `?` that is followed by a space or the end (not the period of `e.g.`, `i.e.`
  * or `etc.`), and when still too long, cut back to a word boundary with `…` appended.
  */
 export function shortDescription(description: string): string {
-  const text = singleLine(description);
+  const text = leadingText(description);
   let sentence = text;
   const ends = /[.!?](?=\s|$)|[。！？]/g;
   for (let match = ends.exec(text); match !== null; match = ends.exec(text)) {

@@ -17,6 +17,10 @@ const SAMPLES = [
   '- github__create_issue: Open a new issue.\n- github__list: List things…\nlinear (2 tools): a, b',
   'path/to/file.ts //comment\n/leading slash line',
   'lone surrogate \ud800 inside',
+  // Chunk boundaries (a double quote after an ASCII letter or digit) next to everything that could
+  // make a piece reach across them.
+  `it's" don't"ABC"x1234"5 'S"'ll"a\u0301"é" "\n"  "  x"\t"Q"\u00a0"ab"`,
+  '{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"city":{"type":"string","enum":["NYC","LA"]},"days":{"type":"integer","maximum":14}},"required":["city"]}}',
 ];
 
 describe('TokenCounter', () => {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Tiktoken, get_encoding as GetEncoding } from 'tiktoken';
-import { bpeTokenCount, loadRanks, pairRankTable } from './bpe-ranks';
+import { bpeTokenCount, RankTable } from './bpe-ranks';
 
 /** The encodings a session may name. o200k_base is the default (GPT-4o and later). */
 export const ENCODINGS = ['o200k_base', 'cl100k_base'] as const;
@@ -41,50 +41,89 @@ const PATTERNS: Record<EncodingName, RegExp> = {
   ),
 };
 
-/** Beyond this many cached pieces the cache starts over, so memory stays bounded. */
+/** Beyond this many cached pieces (or chunks) the cache starts over, so memory stays bounded. */
 const MAX_CACHED_PIECES = 250_000;
 /** Pieces longer than this (in bytes) go to tiktoken's WASM encoder: the JS merge is quadratic. */
 const LONG_PIECE_BYTES = 96;
 // eslint-disable-next-line no-control-regex -- "every character is ASCII" includes control characters
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** Text pieces between two chunk boundaries longer than this are not cached as a whole. */
+const MAX_CACHED_CHUNK = 256;
+
+/**
+ * Whether a piece boundary is certain at `at`, whatever precedes or follows: a double quote right
+ * after an ASCII letter or digit. Every alternative of both patterns that can hold a letter or a
+ * digit ends at the first character that is not a letter, mark or digit (a contraction needs an
+ * apostrophe), and no alternative can reach back across it. JSON is full of such places, so a
+ * schema splits into short chunks (`":{"type`, `","description`) that repeat from tool to tool.
+ */
+function chunkBoundary(text: string, at: number): boolean {
+  const c = text.charCodeAt(at - 1);
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+}
+
 /**
  * Counts tokens exactly as tiktoken's `encode_ordinary` would, and fast on repetitive text such as
  * JSON schemas. tiktoken splits text into pieces with a fixed pattern and byte-pair encodes each
  * piece on its own, so a text's count is the sum of its pieces' counts. This class splits with the
  * same pattern, remembers the count of every piece it has seen, and encodes a new piece with
- * tiktoken's own merge ranks (long pieces with tiktoken's WASM encoder). Tests check it against
- * `encode_ordinary` on tricky strings and on every tool of the public catalogs.
+ * tiktoken's own merge ranks (long pieces with tiktoken's WASM encoder). On top of that it cuts a
+ * text into chunks at places where a piece boundary is certain (see `chunkBoundary`) and remembers
+ * the count of every short chunk, so the pattern runs only over chunks it has not seen. Tests check
+ * it against `encode_ordinary` on tricky strings and on every tool of the public catalogs.
  */
 export class TokenCounter {
   readonly encoding: EncodingName;
-  readonly #ranks: ReadonlyMap<string, number>;
-  readonly #pairs: Int32Array;
+  readonly #ranks: RankTable;
   #encoder: Tiktoken | undefined;
   readonly #pattern: RegExp;
   readonly #pieces = new Map<string, number>();
+  readonly #chunks = new Map<string, number>();
 
-  constructor(encoding: EncodingName, ranks: ReadonlyMap<string, number>) {
+  constructor(encoding: EncodingName, ranks: RankTable) {
     this.encoding = encoding;
     this.#ranks = ranks;
-    this.#pairs = pairRankTable(ranks);
     this.#pattern = new RegExp(PATTERNS[encoding].source, PATTERNS[encoding].flags);
   }
 
   /** The exact token count of `text`. Special-token text such as `<|endoftext|>` counts as plain text. */
   count(text: string): number {
+    let total = 0;
+    let start = 0;
+    for (let quote = text.indexOf('"', 1); quote > 0; quote = text.indexOf('"', quote + 1)) {
+      if (!chunkBoundary(text, quote)) continue;
+      total += this.#countChunk(text.slice(start, quote));
+      start = quote;
+    }
+    return total + this.#countChunk(start === 0 ? text : text.slice(start));
+  }
+
+  #countChunk(chunk: string): number {
+    if (chunk.length > MAX_CACHED_CHUNK) return this.#countPieces(chunk);
+    let tokens = this.#chunks.get(chunk);
+    if (tokens === undefined) {
+      tokens = this.#countPieces(chunk);
+      if (this.#chunks.size >= MAX_CACHED_PIECES) this.#chunks.clear();
+      this.#chunks.set(chunk, tokens);
+    }
+    return tokens;
+  }
+
+  #countPieces(text: string): number {
     if (text.length === 0) return 0;
     let total = 0;
     const pattern = this.#pattern;
+    const pieces = this.#pieces;
     pattern.lastIndex = 0;
     // `test` moves lastIndex without building a match object per piece (much less garbage).
     for (let start = 0; pattern.test(text); start = pattern.lastIndex) {
       const piece = text.slice(start, pattern.lastIndex);
-      let tokens = this.#pieces.get(piece);
+      let tokens = pieces.get(piece);
       if (tokens === undefined) {
         tokens = this.#countPiece(piece);
-        if (this.#pieces.size >= MAX_CACHED_PIECES) this.#pieces.clear();
-        this.#pieces.set(piece, tokens);
+        if (pieces.size >= MAX_CACHED_PIECES) pieces.clear();
+        pieces.set(piece, tokens);
       }
       total += tokens;
     }
@@ -99,7 +138,7 @@ export class TokenCounter {
   #countPiece(piece: string): number {
     const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
     if (bytes.length > LONG_PIECE_BYTES) return this.#wasm().encode_ordinary(piece).length;
-    return bpeTokenCount(bytes, this.#ranks, this.#pairs);
+    return bpeTokenCount(bytes, this.#ranks);
   }
 
   // Loaded on first need (about 0.3 s and 20 MB) and kept for the life of the process; never freed.
@@ -123,7 +162,7 @@ const counters = new Map<EncodingName, TokenCounter>();
 export function tokenCounter(encoding: EncodingName = DEFAULT_ENCODING): TokenCounter {
   let counter = counters.get(encoding);
   if (counter === undefined) {
-    counter = new TokenCounter(encoding, loadRanks(encoding));
+    counter = new TokenCounter(encoding, RankTable.load(encoding));
     counters.set(encoding, counter);
   }
   return counter;
