@@ -222,6 +222,11 @@ export class Bm25Index {
     return this.#idf[termId] ?? 0;
   }
 
+  /** How many documents contain a term. */
+  documentFrequency(termId: number): number {
+    return this.#length[termId] ?? 0;
+  }
+
   /** The postings of a term: views into the flat arrays (no copy). */
   postings(termId: number): { docs: Int32Array; scores: Float32Array } {
     const base = this.#start[termId] ?? 0;

@@ -68,6 +68,15 @@ export class SearchEngine {
   /** Per document: the id of its source label; per source: the best score of the current query. */
   readonly #sourceOf: Int32Array;
   readonly #sourceBest: Float64Array;
+  /** Scratch: the sources the current query touched (to clear `#sourceBest` afterwards). */
+  readonly #touchedSources: Int32Array;
+  /** Scratch: per document, its place in the re-ranking pool plus one (0: not a candidate). */
+  readonly #candidateSlot: Int32Array;
+  /**
+   * The model-facing names, as their own array: documents come in several object shapes, and
+   * reading `.name` off them in the query path kept throwing V8's optimised code away.
+   */
+  readonly #displayNames: readonly string[];
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -92,6 +101,9 @@ export class SearchEngine {
       return id;
     });
     this.#sourceBest = new Float64Array(sources.size);
+    this.#touchedSources = new Int32Array(sources.size);
+    this.#candidateSlot = new Int32Array(documents.length);
+    this.#displayNames = documents.map((doc) => doc.name);
   }
 
   get size(): number {
@@ -114,7 +126,7 @@ export class SearchEngine {
       if (hits.length >= limit) break;
       hits.push({
         index: id,
-        name: this.index.documents[id]?.name ?? '',
+        name: this.#displayNames[id] ?? '',
         score: Number.POSITIVE_INFINITY,
         reason: 'exact',
       });
@@ -138,52 +150,79 @@ export class SearchEngine {
         termWeights.push(1);
       }
     }
-    if (termIds.length === 0) return hits.length > 0 ? hits : this.#substring(lower, limit);
+    if (termIds.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
 
     const scores = this.#scores;
     const coverage = this.#coverage;
     const touched = this.#touched;
     let touchedCount = 0;
+    // A long request touches most of the catalog: then the documents it touched are found with one
+    // scan afterwards, which is cheaper than noting each first touch in the hot loop.
+    let postingCount = 0;
+    for (const termId of termIds) postingCount += this.index.documentFrequency(termId);
+    const dense = postingCount * 4 >= this.size;
     for (let termIndex = 0; termIndex < termIds.length; termIndex += 1) {
       const termId = termIds[termIndex] as number;
       const weight = termWeights[termIndex] as number;
       const idf = this.index.idf(termId) * weight;
       const { docs, scores: contributions } = this.index.postings(termId);
-      // Hot loop: plain indexed access on typed arrays (every index is in range by construction).
-      for (let i = 0; i < docs.length; i += 1) {
-        const doc = docs[i] as number;
-        if (coverage[doc] === 0) touched[touchedCount++] = doc;
-        scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
-        coverage[doc] = (coverage[doc] as number) + idf;
+      // Hot loops: plain indexed access on typed arrays (every index is in range by construction).
+      if (dense) {
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i] as number;
+          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
+          coverage[doc] = (coverage[doc] as number) + idf;
+        }
+      } else {
+        for (let i = 0; i < docs.length; i += 1) {
+          const doc = docs[i] as number;
+          if (coverage[doc] === 0) touched[touchedCount++] = doc;
+          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
+          coverage[doc] = (coverage[doc] as number) + idf;
+        }
       }
+    }
+    if (dense) {
+      for (let doc = 0; doc < coverage.length; doc += 1)
+        if ((coverage[doc] as number) > 0) touched[touchedCount++] = doc;
     }
     const floor = this.ranking.minCoverage * queryMass;
     const sourceOf = this.#sourceOf;
     const sourceBest = this.#sourceBest;
+    const sources = this.#touchedSources;
+    let sourceCount = 0;
     for (let i = 0; i < touchedCount; i += 1) {
-      const doc = touched[i] ?? 0;
-      const source = sourceOf[doc] ?? 0;
-      if ((scores[doc] ?? 0) > (sourceBest[source] ?? 0)) sourceBest[source] = scores[doc] ?? 0;
+      const doc = touched[i] as number;
+      const source = sourceOf[doc] as number;
+      const score = scores[doc] as number;
+      const best = sourceBest[source] as number;
+      if (best === 0) sources[sourceCount++] = source; // every score is positive
+      if (score > best) sourceBest[source] = score;
     }
+    // The candidate pool; scores and coverage are cleared on the way, as the pool no longer needs
+    // them. Most documents fall below the pool's worst entry and are dropped with one comparison.
     const boost = this.ranking.sourceBoost;
     const pool = new TopK(Math.max(RERANK_POOL, limit * 2));
+    const skipSeen = seen.size > 0;
+    const capacity = pool.capacity;
+    let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
     for (let i = 0; i < touchedCount; i += 1) {
-      const doc = touched[i] ?? 0;
-      if ((coverage[doc] ?? 0) >= floor && !seen.has(doc)) {
-        pool.push(doc, (scores[doc] ?? 0) + boost * (sourceBest[sourceOf[doc] ?? 0] ?? 0));
+      const doc = touched[i] as number;
+      const total = (scores[doc] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
+      if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+        pool.offer(doc, total);
+        if (pool.size === capacity) floorScore = pool.worstScore;
       }
-    }
-    const candidates = pool.sorted();
-    const boosts = candidates.map(({ id }) => boost * (sourceBest[sourceOf[id] ?? 0] ?? 0));
-    for (let i = 0; i < touchedCount; i += 1) {
-      const doc = touched[i] ?? 0;
       scores[doc] = 0;
       coverage[doc] = 0;
-      sourceBest[sourceOf[doc] ?? 0] = 0;
     }
-    const picked = this.#rerank(candidates, boosts, termIds, termWeights, limit - hits.length);
+    const candidates = pool.ids();
+    const boosts = new Float64Array(candidates.length);
+    candidates.forEach((id, index) => (boosts[index] = boost * (sourceBest[sourceOf[id] as number] as number)));
+    for (let i = 0; i < sourceCount; i += 1) sourceBest[sources[i] as number] = 0;
+    const picked = this.rerank(candidates, boosts, termIds, termWeights, limit - hits.length);
     for (const { id, score } of picked) {
-      hits.push({ index: id, name: this.index.documents[id]?.name ?? '', score, reason: 'bm25' });
+      hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
     }
     return hits;
   }
@@ -191,55 +230,70 @@ export class SearchEngine {
   /**
    * Orders the candidate pool: each candidate's BM25F score (per-term contributions, weighted by
    * how much each term is still "open" under the diversity rule) times the name reward, plus the
-   * source boost; picked greedily.
+   * source boost; picked greedily. Contributions sit in one flat array, candidate by term.
    */
-  #rerank(
-    pool: readonly { id: number; score: number }[],
-    boosts: readonly number[],
+  private rerank(
+    candidates: readonly number[],
+    boosts: Float64Array,
     termIds: readonly number[],
     termWeights: readonly number[],
     limit: number,
   ): { id: number; score: number }[] {
+    const terms = termIds.length;
+    const count = candidates.length;
     const querySet = new Set(termIds);
-    const candidates = pool.map(({ id }, index) => {
+    const rewards = new Float64Array(count);
+    const contributions = new Float64Array(count * terms);
+    const slot = this.#candidateSlot;
+    for (let c = 0; c < count; c += 1) {
+      const id = candidates[c] as number;
+      slot[id] = c + 1;
       const nameTerms = this.index.nameTerms(id);
       let shared = 0;
       for (const term of nameTerms) if (querySet.has(term)) shared += 1;
-      const reward = 1 + this.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
-      const contributions = termIds.map(
-        (termId, index) => (termWeights[index] ?? 1) * this.index.contribution(termId, id),
-      );
-      return { id, reward, contributions, boost: boosts[index] ?? 0 };
-    });
-    const weights = termIds.map(() => 1);
-    const scoreOf = (candidate: (typeof candidates)[number]) => {
-      let sum = 0;
-      candidate.contributions.forEach((value, index) => (sum += value * (weights[index] ?? 1)));
-      return sum * candidate.reward + candidate.boost;
-    };
+      rewards[c] = 1 + this.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
+    }
+    // One pass over each term's postings picks out the candidates' contributions.
+    for (let t = 0; t < terms; t += 1) {
+      const weight = termWeights[t] as number;
+      const { docs, scores } = this.index.postings(termIds[t] as number);
+      for (let i = 0; i < docs.length; i += 1) {
+        const c = (slot[docs[i] as number] as number) - 1;
+        if (c >= 0) contributions[c * terms + t] = weight * (scores[i] as number);
+      }
+    }
+    for (let c = 0; c < count; c += 1) slot[candidates[c] as number] = 0;
+    const weights = new Float64Array(terms).fill(1);
+    const taken = new Uint8Array(count);
     const out: { id: number; score: number }[] = [];
-    const remaining = new Set(candidates);
     const decay = this.ranking.diversity;
-    while (out.length < limit && remaining.size > 0) {
-      let best: (typeof candidates)[number] | undefined;
+    while (out.length < limit) {
+      let best = -1;
       let bestScore = -1;
-      for (const candidate of remaining) {
-        const score = scoreOf(candidate);
-        if (score > bestScore || (score === bestScore && best !== undefined && candidate.id < best.id)) {
-          best = candidate;
+      for (let c = 0; c < count; c += 1) {
+        if (taken[c] === 1) continue;
+        let sum = 0;
+        for (let t = 0; t < terms; t += 1) sum += (contributions[c * terms + t] as number) * (weights[t] as number);
+        const score = sum * (rewards[c] as number) + (boosts[c] as number);
+        const id = candidates[c] as number;
+        if (score > bestScore || (score === bestScore && best >= 0 && id < (candidates[best] as number))) {
+          best = c;
           bestScore = score;
         }
       }
-      if (best === undefined) break;
-      remaining.delete(best);
-      out.push({ id: best.id, score: bestScore });
-      if (decay < 1)
-        best.contributions.forEach((value, index) => value > 0 && (weights[index] = (weights[index] ?? 1) * decay));
+      if (best < 0) break;
+      taken[best] = 1;
+      out.push({ id: candidates[best] as number, score: bestScore });
+      if (decay < 1) {
+        for (let t = 0; t < terms; t += 1) {
+          if ((contributions[best * terms + t] as number) > 0) weights[t] = (weights[t] as number) * decay;
+        }
+      }
     }
     return out;
   }
 
-  #substring(lower: string, limit: number): SearchHit[] {
+  private substring(lower: string, limit: number): SearchHit[] {
     const needles = [
       ...new Set([lower, lower.replace(/\s+/g, '_'), lower.replace(/\s+/g, '-'), lower.replace(/\s+/g, '')]),
     ];

@@ -1,6 +1,7 @@
 /**
  * Keeps the `capacity` best (score, id) pairs seen: higher score first, and on equal scores the
- * lower id (earlier in the catalog) first, so rankings are deterministic.
+ * lower id (earlier in the catalog) first, so rankings are deterministic. A binary heap with its
+ * worst entry at the root; an offer that does not beat the root costs one comparison.
  */
 export class TopK {
   readonly #ids: Int32Array;
@@ -12,62 +13,72 @@ export class TopK {
     this.#scores = new Float64Array(Math.max(1, capacity));
   }
 
-  // True when (a) ranks below (b): the heap keeps its worst entry at the root.
-  #worse(scoreA: number, idA: number, scoreB: number, idB: number): boolean {
-    return scoreA < scoreB || (scoreA === scoreB && idA > idB);
+  get size(): number {
+    return this.#size;
   }
 
-  push(id: number, score: number): void {
+  /** The score of the worst kept pair (meaningful once the heap is full). */
+  get worstScore(): number {
+    return this.#scores[0] as number;
+  }
+
+  offer(id: number, score: number): void {
+    const ids = this.#ids;
+    const scores = this.#scores;
     if (this.#size < this.capacity) {
       let i = this.#size++;
-      this.#ids[i] = id;
-      this.#scores[i] = score;
+      // Sift up: move worse parents down.
       while (i > 0) {
         const parent = (i - 1) >> 1;
-        if (!this.#worse(this.#scores[i] ?? 0, this.#ids[i] ?? 0, this.#scores[parent] ?? 0, this.#ids[parent] ?? 0))
-          break;
-        this.#swap(i, parent);
+        if (!worse(score, id, scores[parent] as number, ids[parent] as number)) break;
+        ids[i] = ids[parent] as number;
+        scores[i] = scores[parent] as number;
         i = parent;
       }
+      ids[i] = id;
+      scores[i] = score;
       return;
     }
-    if (!this.#worse(this.#scores[0] ?? 0, this.#ids[0] ?? 0, score, id)) return;
-    this.#ids[0] = id;
-    this.#scores[0] = score;
+    if (!worse(scores[0] as number, ids[0] as number, score, id)) return;
+    // Replace the root and sift down.
+    const size = this.#size;
     let i = 0;
     for (;;) {
       const left = 2 * i + 1;
+      if (left >= size) break;
       const right = left + 1;
-      let worst = i;
+      let child = left;
       if (
-        left < this.#size &&
-        this.#worse(this.#scores[left] ?? 0, this.#ids[left] ?? 0, this.#scores[worst] ?? 0, this.#ids[worst] ?? 0)
+        right < size &&
+        worse(scores[right] as number, ids[right] as number, scores[left] as number, ids[left] as number)
       )
-        worst = left;
-      if (
-        right < this.#size &&
-        this.#worse(this.#scores[right] ?? 0, this.#ids[right] ?? 0, this.#scores[worst] ?? 0, this.#ids[worst] ?? 0)
-      )
-        worst = right;
-      if (worst === i) break;
-      this.#swap(i, worst);
-      i = worst;
+        child = right;
+      if (!worse(scores[child] as number, ids[child] as number, score, id)) break;
+      ids[i] = ids[child] as number;
+      scores[i] = scores[child] as number;
+      i = child;
     }
-  }
-
-  #swap(a: number, b: number): void {
-    const id = this.#ids[a] ?? 0;
-    const score = this.#scores[a] ?? 0;
-    this.#ids[a] = this.#ids[b] ?? 0;
-    this.#scores[a] = this.#scores[b] ?? 0;
-    this.#ids[b] = id;
-    this.#scores[b] = score;
+    ids[i] = id;
+    scores[i] = score;
   }
 
   /** The kept pairs, best first. */
   sorted(): { id: number; score: number }[] {
     const out: { id: number; score: number }[] = [];
-    for (let i = 0; i < this.#size; i += 1) out.push({ id: this.#ids[i] ?? 0, score: this.#scores[i] ?? 0 });
+    for (let i = 0; i < this.#size; i += 1) out.push({ id: this.#ids[i] as number, score: this.#scores[i] as number });
     return out.sort((a, b) => b.score - a.score || a.id - b.id);
   }
+
+  /** The kept ids, best first. */
+  ids(): number[] {
+    const sorted = this.sorted();
+    const ids: number[] = [];
+    for (const entry of sorted) ids.push(entry.id);
+    return ids;
+  }
+}
+
+/** True when (scoreA, idA) ranks below (scoreB, idB). */
+function worse(scoreA: number, idA: number, scoreB: number, idB: number): boolean {
+  return scoreA < scoreB || (scoreA === scoreB && idA > idB);
 }

@@ -232,6 +232,8 @@ async function main(): Promise<void> {
       seconds: { type: 'string', default: '10' },
       /** Only the memory measurement (for memory experiments). */
       'memory-only': { type: 'boolean', default: false },
+      /** Only the search measurements (for profiling and search experiments). */
+      'search-only': { type: 'boolean', default: false },
       /** Daemon processes serving the search runs (one deployment: same queue group and stores). */
       replicas: { type: 'string', default: '1' },
     },
@@ -262,6 +264,11 @@ async function main(): Promise<void> {
     for (const child of extra) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
+    }
+    if (values['search-only'] === true) {
+      const report = { date: new Date().toISOString(), replicas, search, search_keywords: searchKeywords };
+      console.log(values.json ? JSON.stringify(report, null, 2) : report);
+      return;
     }
     const fan = memoryOnly ? undefined : await fanOut(nc, `fan-${namespace}`, 1000);
     // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
