@@ -1,13 +1,15 @@
 /**
  * Daemon benchmarks (loopback only, bounded, stops by itself):
- *   1. `sessions.<s>.search` over NATS on the 6,685-tool union catalog with 32 concurrent clients;
+ *   1. `sessions.<s>.search` over NATS on the 6,685-tool union catalog with 32 concurrent clients:
+ *      closed loop (capacity), and open loop at a fixed total rate (latency at that load);
  *   2. a toolset change fanned out to 1,000 open sessions: time until every tier event is out;
  *   3. resident memory of the daemon with 10,000 open sessions across 100 tenants sharing 20
  *      distinct catalogs: 2 s after the burst of opens, and settled (45 s later, once V8 has
  *      returned the heap it grew to during the burst).
  * The daemon runs as its own process; this process only sends requests.
  *
- *   npm run bench:daemon -- [--json] [--seconds 10] [--memory-only] [--replicas N]
+ *   npm run bench:daemon -- [--json] [--seconds 10] [--memory-only] [--search-only] [--replicas N]
+ *                            [--rate 3000]
  * --replicas N runs the two search measurements against N daemon processes of one deployment.
  * TOOLSEARCHD_NODE_FLAGS passes extra node flags to the daemon process (for memory experiments).
  */
@@ -88,6 +90,24 @@ function keywordQueries(toolsets: Toolset[]): string[] {
     .filter((q) => q !== '');
 }
 
+/**
+ * Waits until the daemon has digested a burst of toolset puts: every put reaches each replica
+ * through the registry watch, and each can re-assemble the open sessions and publish events. A
+ * measurement that starts before that is over measures the catch-up, not the steady state.
+ */
+async function settled(nc: NatsConnection, tenant: string, quietMs = 1500): Promise<void> {
+  const subscription = nc.subscribe(`toolsearch.v1.${tenant}.>`);
+  let last = performance.now();
+  const started = last;
+  void (async () => {
+    for await (const message of subscription) if (message.subject.includes('.evt.')) last = performance.now();
+  })();
+  while (performance.now() - last < quietMs && performance.now() - started < 60_000) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  subscription.unsubscribe();
+}
+
 async function searchThroughput(
   nc: NatsConnection,
   tenant: string,
@@ -101,6 +121,7 @@ async function searchThroughput(
     grant: { toolsets: toolsets.map((t) => t.id) },
     model: { contextLength: 200_000 },
   });
+  await settled(nc, tenant);
   const queries = keywords
     ? keywordQueries(toolsets)
     : (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
@@ -143,6 +164,83 @@ async function searchThroughput(
     throughput_rps: Math.round(latencies.length / elapsed),
     p50_ms: Number(percentile(latencies, 50).toFixed(2)),
     p99_ms: Number(percentile(latencies, 99).toFixed(2)),
+  };
+}
+
+/**
+ * The same 32 clients, but each sends on a fixed schedule (open loop) so that together they offer
+ * `rate` requests per second, whether or not earlier replies have come back. Latency is measured
+ * from each request's scheduled send time, so a generator or daemon that falls behind shows up in
+ * the numbers instead of quietly sending less. This is the latency at a given load; the closed loop
+ * above measures capacity, where the latency is set by the queue (Little's law).
+ */
+async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset[], seconds: number, rate: number) {
+  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
+  for (const toolset of toolsets) await client.putToolset(toolset);
+  const { session } = await client.openSession({
+    grant: { toolsets: toolsets.map((t) => t.id) },
+    model: { contextLength: 200_000 },
+  });
+  await settled(nc, tenant);
+  const queries = (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
+    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
+    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
+  });
+  for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
+  const target = subject(ENDPOINTS.sessionsSearch.template, { tenant, session: session.id });
+  const payloads = queries.map((query) => new TextEncoder().encode(JSON.stringify({ queries: [query] })));
+  const ok = new TextEncoder().encode('{"ok":true');
+  const clients = 32;
+  const latencies: number[] = [];
+  let errors = 0;
+  let sent = 0;
+  const begin = performance.now() + 100;
+  const end = begin + seconds * 1000;
+  const run = async (clientIndex: number) => {
+    const inFlight: Promise<void>[] = [];
+    for (let k = 0; ; k += 1) {
+      const scheduled = begin + ((k * clients + clientIndex) * 1000) / rate;
+      if (scheduled >= end) break;
+      const wait = scheduled - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const payload = payloads[(sent += 1) % payloads.length] ?? new Uint8Array();
+      inFlight.push(
+        nc.request(target, payload, { timeout: 10_000 }).then(
+          (reply) => {
+            if (ok.every((byte, i) => reply.data[i] === byte)) {
+              const latency = performance.now() - scheduled;
+              latencies.push(latency);
+              if (latency > 10) slowWindows.add(Math.floor((scheduled - begin) / 100));
+            } else errors += 1;
+          },
+          () => {
+            errors += 1;
+          },
+        ),
+      );
+    }
+    await Promise.all(inFlight);
+  };
+  // Which 100 ms windows of the run held the requests slower than 10 ms: a few windows mean
+  // stalls (a pause in one of the processes), many mean the load itself is too high.
+  const slowWindows = new Set<number>();
+  await Promise.all(Array.from({ length: clients }, (_, index) => run(index)));
+  latencies.sort((a, b) => a - b);
+  return {
+    tools: toolsets.reduce((sum, t) => sum + t.tools.length, 0),
+    queries: 'the public query sets (long requests)',
+    clients,
+    offered_rps: rate,
+    achieved_rps: Math.round(latencies.length / seconds),
+    requests: latencies.length,
+    errors,
+    p50_ms: Number(percentile(latencies, 50).toFixed(2)),
+    p90_ms: Number(percentile(latencies, 90).toFixed(2)),
+    p99_ms: Number(percentile(latencies, 99).toFixed(2)),
+    max_ms: Number((latencies[latencies.length - 1] ?? NaN).toFixed(2)),
+    over_10ms: latencies.filter((latency) => latency > 10).length,
+    windows_100ms_with_requests_over_10ms: `${slowWindows.size} of ${Math.ceil(seconds * 10)}`,
+    slow_windows: [...slowWindows].sort((a, b) => a - b).join(" "),
   };
 }
 
@@ -234,6 +332,8 @@ async function main(): Promise<void> {
       'memory-only': { type: 'boolean', default: false },
       /** Only the search measurements (for profiling and search experiments). */
       'search-only': { type: 'boolean', default: false },
+      /** The total rate of the paced (open-loop) search run, requests per second. */
+      rate: { type: 'string', default: '3000' },
       /** Daemon processes serving the search runs (one deployment: same queue group and stores). */
       replicas: { type: 'string', default: '1' },
     },
@@ -261,12 +361,21 @@ async function main(): Promise<void> {
     const searchKeywords = memoryOnly
       ? undefined
       : await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true);
+    const paced = memoryOnly
+      ? undefined
+      : await searchPaced(nc, `paced-${namespace}`, toolsets, Number(values.seconds), Number(values.rate));
     for (const child of extra) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
     }
     if (values['search-only'] === true) {
-      const report = { date: new Date().toISOString(), replicas, search, search_keywords: searchKeywords };
+      const report = {
+        date: new Date().toISOString(),
+        replicas,
+        search,
+        search_keywords: searchKeywords,
+        search_paced: paced,
+      };
       console.log(values.json ? JSON.stringify(report, null, 2) : report);
       return;
     }
@@ -297,6 +406,7 @@ async function main(): Promise<void> {
       replicas,
       search,
       search_keywords: searchKeywords,
+      search_paced: paced,
       fan_out: fan,
       memory: mem,
     };
