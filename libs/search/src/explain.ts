@@ -1,4 +1,4 @@
-import { analyze, analyzeQuery } from './analyzer';
+import { analyze } from './analyzer';
 import { fieldTexts, type FieldName } from './bm25-index';
 import type { SearchEngine, SearchHit } from './search-engine';
 
@@ -6,8 +6,10 @@ import type { SearchEngine, SearchHit } from './search-engine';
 export interface TermExplanation {
   readonly term: string;
   readonly idf: number;
-  /** The term's BM25F contribution to this tool (before rewards). */
+  /** The term's BM25F contribution to this tool (before rewards), its weight applied. */
   readonly contribution: number;
+  /** 1 for the request's own words; less for a glossary rendering of one of them. */
+  readonly weight: number;
   /** How often the term occurs in each field of the tool. */
   readonly fields: Partial<Record<FieldName, number>>;
 }
@@ -40,11 +42,15 @@ const round = (value: number) => Math.round(value * 1000) / 1000;
  */
 export function explainHits(engine: SearchEngine, query: string, hits: readonly SearchHit[]): HitExplanation[] {
   const { index } = engine;
-  const terms = [...new Set(analyzeQuery(query))]
-    .map((term) => ({ term, id: index.termId(term) }))
-    .filter((entry): entry is { term: string; id: number } => entry.id !== undefined);
-  const querySet = new Set(terms.map((entry) => entry.id));
-  const bm25Of = (doc: number) => terms.reduce((sum, entry) => sum + index.contribution(entry.id, doc), 0);
+  const analysed = engine.queryTerms(query);
+  const terms = analysed.ids.map((id, at) => ({
+    id,
+    term: analysed.terms[at] ?? '',
+    weight: analysed.weights[at] ?? 1,
+  }));
+  const querySet = new Set(analysed.ids);
+  const bm25Of = (doc: number) =>
+    terms.reduce((sum, entry) => sum + entry.weight * index.contribution(entry.id, doc), 0);
   // The best plain score within each source, for the source boost.
   const bestBySource = new Map<string, number>();
   const labels = index.documents.map((doc) => doc.label);
@@ -65,13 +71,14 @@ export function explainHits(engine: SearchEngine, query: string, hits: readonly 
       }
     }
     const matched: TermExplanation[] = terms
-      .map(({ term, id }) => {
+      .map(({ term, id, weight }) => {
         const fields: Partial<Record<FieldName, number>> = {};
         for (const [field, counts] of counted) {
           const count = counts.get(term);
           if (count !== undefined) fields[field] = count;
         }
-        return { term, idf: round(index.idf(id)), contribution: round(index.contribution(id, hit.index)), fields };
+        const contribution = round(weight * index.contribution(id, hit.index));
+        return { term, idf: round(index.idf(id)), contribution, weight, fields };
       })
       .filter((entry) => entry.contribution > 0);
     const nameTerms = index.nameTerms(hit.index);

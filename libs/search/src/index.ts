@@ -1,10 +1,10 @@
-export { stem, analyze, analyzeQuery, words, wordTerms, QUERY_STOP_WORDS } from './analyzer';
+export { stem, analyze, analyzeQuery, impliedQueryTerms, words, wordTerms, QUERY_STOP_WORDS } from './analyzer';
 export { parameterNames, toSearchDocument } from './search-document';
 export type { SearchDocument } from './search-document';
 export { Bm25Index, FIELDS, K1, DEFAULT_INDEX_OPTIONS, fieldTexts } from './bm25-index';
 export type { FieldName, FieldWeights, IndexOptions } from './bm25-index';
 export { SearchEngine, DEFAULT_RANKING } from './search-engine';
-export type { SearchHit, MatchReason, RankingOptions } from './search-engine';
+export type { SearchHit, MatchReason, QueryTerms, RankingOptions } from './search-engine';
 export { ElasticlunrBaseline } from './elasticlunr-baseline';
 export { searchEngineFor } from './engine-cache';
 export { evaluate } from './eval-metrics';

@@ -100,4 +100,53 @@ describe('SearchEngine', () => {
   it('searches an empty catalog without failing', () => {
     expect(new SearchEngine([]).search('anything', 5)).toEqual([]);
   });
+
+  it('offers a file-writing tool for a request that saves to a path without saying "file"', () => {
+    const engine = engineOf(
+      [
+        'notes',
+        [
+          tool('write_note', 'Write a note into the knowledge base', ['title', 'content']),
+          tool('read_note', 'Read a note from the knowledge base', ['title']),
+        ],
+      ],
+      [
+        'fs',
+        [
+          tool('write_file', 'Create a new file or overwrite an existing one with new content', ['path', 'content']),
+          tool('read_file', 'Read the complete contents of a file', ['path']),
+        ],
+      ],
+      ['crypto', [tool('coin_report', 'Research report on a crypto coin', ['coin'])]],
+    );
+    const found = names(engine, 'Generate a deep report of bitcoin and save it in /root/markdown/bitcoin.md', 3);
+    expect(found).toContain('fs__write_file');
+    expect(found.indexOf('fs__write_file')).toBeLessThan(found.indexOf('fs__read_file') >>> 0);
+  });
+
+  it('finds a tool described only in Chinese from English words the glossary knows', () => {
+    const engine = engineOf(
+      [
+        'trends',
+        [
+          tool('get-douyin-list', '获取抖音热搜榜单，展示当下最热门的社会话题'),
+          tool('get-gcores-new', '获取机核网游戏相关资讯，包含电子游戏评测'),
+        ],
+      ],
+      ['chess', [tool('new_game', 'Start a new chess game against the engine')]],
+    );
+    expect(names(engine, 'gaming news', 2)).toContain('trends__get-gcores-new');
+    expect(names(engine, 'hot social topics', 1)).toEqual(['trends__get-douyin-list']);
+    // The request's own words still count for more than a rendering of them.
+    expect(names(engine, 'new game', 1)).toEqual(['chess__new_game']);
+  });
+
+  it('weighs glossary renderings below the words of the request', () => {
+    const engine = engineOf(['trends', [tool('get-gcores-new', '获取机核网游戏相关资讯')]]);
+    const terms = engine.queryTerms('game news');
+    const weightOf = (term: string) => terms.weights[terms.terms.indexOf(term)];
+    expect(weightOf('game')).toBeUndefined(); // no tool has the English word
+    expect(weightOf('游戏')).toBe(0.5);
+    expect(weightOf('资讯')).toBe(0.5);
+  });
 });

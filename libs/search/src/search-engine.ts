@@ -1,10 +1,20 @@
-import { analyzeQuery } from './analyzer';
+import { analyzeQuery, impliedQueryTerms } from './analyzer';
+import { glossaryTerms } from './glossary';
 import { Bm25Index, DEFAULT_INDEX_OPTIONS, type IndexOptions } from './bm25-index';
 import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
 
 /** Why a tool was returned. */
 export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
+
+/** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
+export interface QueryTerms {
+  readonly ids: number[];
+  readonly weights: number[];
+  readonly terms: string[];
+  /** IDF mass of the query's own words (unknown ones included, up to a cap). */
+  readonly mass: number;
+}
 
 export interface SearchHit {
   /** Position of the tool in the catalog the engine was built from. */
@@ -52,6 +62,9 @@ const MAX_UNKNOWN_TERMS = 3;
 
 /** How many BM25 candidates are re-ranked with the name reward before the limit is applied. */
 const RERANK_POOL = 50;
+
+/** Weight of a query word's glossary renderings relative to the word itself. */
+const GLOSSARY_WEIGHT = 0.5;
 
 /**
  * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
@@ -111,6 +124,47 @@ export class SearchEngine {
   }
 
   /**
+   * The weighted index terms of a query and its IDF mass (what coverage is measured against):
+   * the analysed words (weight 1), the terms the request implies (a file path needs a file tool),
+   * and the glossary's Chinese renderings of its English words (lower weight, outside the mass:
+   * they say again what the request already says).
+   */
+  queryTerms(query: string): QueryTerms {
+    const ids: number[] = [];
+    const weights: number[] = [];
+    const terms: string[] = [];
+    let mass = 0;
+    const unique = new Set(analyzeQuery(query));
+    // Implied terms count only where the catalog has them (an unknown one would lower coverage).
+    for (const term of impliedQueryTerms(query)) if (this.index.termId(term) !== undefined) unique.add(term);
+    let unknown = 0;
+    for (const term of unique) {
+      const id = this.index.termId(term);
+      // Words no tool contains make a query less answerable, but only the first few count: a
+      // pasted blob (a base64 image, a log line) must not drown the words that do match.
+      if (id === undefined) mass += unknown++ < MAX_UNKNOWN_TERMS ? this.index.maxIdf : 0;
+      else {
+        mass += this.index.idf(id);
+        ids.push(id);
+        weights.push(1);
+        terms.push(term);
+      }
+    }
+    const own = new Set(ids);
+    for (const term of unique) {
+      for (const rendering of glossaryTerms(term)) {
+        const id = this.index.termId(rendering);
+        if (id === undefined || own.has(id)) continue;
+        own.add(id);
+        ids.push(id);
+        weights.push(GLOSSARY_WEIGHT);
+        terms.push(rendering);
+      }
+    }
+    return { ids, weights, terms, mass };
+  }
+
+  /**
    * The best `limit` tools for one query: exact name matches first (model-facing or original
    * name), then BM25F with the name reward, admitted only above the coverage floor. When no query
    * term occurs in any tool, tool names that contain the query text are returned instead (seed 000:
@@ -134,22 +188,7 @@ export class SearchEngine {
     }
     if (hits.length >= limit) return hits;
 
-    const termIds: number[] = [];
-    const termWeights: number[] = [];
-    let queryMass = 0;
-    const unique = new Set(analyzeQuery(text));
-    let unknown = 0;
-    for (const term of unique) {
-      const id = this.index.termId(term);
-      // Words no tool contains make a query less answerable, but only the first few count: a
-      // pasted blob (a base64 image, a log line) must not drown the words that do match.
-      if (id === undefined) queryMass += unknown++ < MAX_UNKNOWN_TERMS ? this.index.maxIdf : 0;
-      else {
-        queryMass += this.index.idf(id);
-        termIds.push(id);
-        termWeights.push(1);
-      }
-    }
+    const { ids: termIds, weights: termWeights, mass: queryMass } = this.queryTerms(text);
     if (termIds.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
 
     const scores = this.#scores;
