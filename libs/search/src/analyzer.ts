@@ -1,6 +1,5 @@
-import { newStemmer } from 'snowball-stemmers';
+import { stemEnglish } from './english-stemmer';
 
-const english = newStemmer('english');
 const stems = new Map<string, string>();
 const MAX_STEMS = 50_000;
 
@@ -8,7 +7,7 @@ const MAX_STEMS = 50_000;
 export function stem(word: string): string {
   let result = stems.get(word);
   if (result === undefined) {
-    result = english.stem(word);
+    result = stemEnglish(word);
     if (stems.size >= MAX_STEMS) stems.clear();
     stems.set(word, result);
   }
@@ -36,6 +35,7 @@ const CJK_RUNS =
   /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)|([^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+)/gu;
 const WORDS = /[\p{L}\p{N}\p{M}]+/gu;
 const ASCII_WORD = /^[a-z]+$/;
+const ASCII_ALNUM = /^[A-Za-z0-9]*$/;
 
 /** Splits camelCase and acronym boundaries: `getHTTPResponse2` → `get HTTP Response2`. */
 function splitCamel(text: string): string {
@@ -56,10 +56,13 @@ function cjkBigrams(run: string, out: string[]): void {
 }
 
 function pushWord(word: string, out: string[], dropStopWords: boolean): void {
-  const lower = word
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
+  // Letters and digits of ASCII have no marks to strip: most words of tool text take this path.
+  const lower = ASCII_ALNUM.test(word)
+    ? word.toLowerCase()
+    : word
+        .normalize('NFKD')
+        .replace(/\p{M}+/gu, '')
+        .toLowerCase();
   if (lower === '') return;
   if (dropStopWords && QUERY_STOP_WORDS.has(lower)) return;
   out.push(ASCII_WORD.test(lower) ? stem(lower) : lower);

@@ -79,10 +79,7 @@ export class Bm25Index {
     const fieldCount = FIELD_NAMES.length;
     const lengths = new Float64Array(count * fieldCount);
     // One entry per distinct (document, field, term): collected in document order.
-    const entryTerm: number[] = [];
-    const entryDoc: number[] = [];
-    const entryField: number[] = [];
-    const entryTf: number[] = [];
+    const entries = new Entries(count * 16);
     const nameStart = new Int32Array(count + 1);
     const nameTerms: number[] = [];
     // Term frequencies of the field being counted: a dense scratch array plus the ids it touched.
@@ -106,8 +103,8 @@ export class Bm25Index {
       }
       return ids;
     };
-    /** Flat [id, count, id, count, …] of a text, and its length in terms. */
-    const countTerms = (text: string): { counts: number[]; length: number } => {
+    /** Counts a text's terms into `tf`/`touched`; returns its length in terms. */
+    const tally = (text: string): number => {
       let length = 0;
       for (const word of words(text)) {
         for (const id of idsOf(word)) {
@@ -116,20 +113,23 @@ export class Bm25Index {
           length += 1;
         }
       }
-      const counts: number[] = [];
-      for (const id of touched) {
-        counts.push(id, tf[id] ?? 0);
-        tf[id] = 0;
-      }
-      touched.length = 0;
-      return { counts, length };
+      return length;
     };
-    // The source label and description are the same for every tool of a server: count them once.
-    const sharedCounts = new Map<string, { counts: number[]; length: number }>();
+    // The source label and description are the same for every tool of a server: count them once,
+    // as flat [id, count, id, count, …].
+    const sharedCounts = new Map<string, { counts: Int32Array; length: number }>();
     const shared = (text: string) => {
       let counted = sharedCounts.get(text);
       if (counted === undefined) {
-        counted = countTerms(text);
+        const length = tally(text);
+        const counts = new Int32Array(touched.length * 2);
+        touched.forEach((id, i) => {
+          counts[2 * i] = id;
+          counts[2 * i + 1] = tf[id] ?? 0;
+          tf[id] = 0;
+        });
+        touched.length = 0;
+        counted = { counts, length };
         sharedCounts.set(text, counted);
       }
       return counted;
@@ -139,17 +139,20 @@ export class Bm25Index {
       nameStart[docId] = nameTerms.length;
       for (let fieldIndex = 0; fieldIndex < fieldCount; fieldIndex += 1) {
         const field = FIELD_NAMES[fieldIndex] as FieldName;
-        const counted = field === 'label' || field === 'source' ? shared(texts[field]) : countTerms(texts[field]);
-        lengths[docId * fieldCount + fieldIndex] = counted.length;
-        const { counts } = counted;
-        for (let i = 0; i < counts.length; i += 2) {
-          const id = counts[i] ?? 0;
-          entryTerm.push(id);
-          entryDoc.push(docId);
-          entryField.push(fieldIndex);
-          entryTf.push(counts[i + 1] ?? 0);
+        if (field === 'label' || field === 'source') {
+          const { counts, length } = shared(texts[field]);
+          lengths[docId * fieldCount + fieldIndex] = length;
+          for (let i = 0; i < counts.length; i += 2)
+            entries.push(counts[i] as number, docId, fieldIndex, counts[i + 1] as number);
+          continue;
+        }
+        lengths[docId * fieldCount + fieldIndex] = tally(texts[field]);
+        for (const id of touched) {
+          entries.push(id, docId, fieldIndex, tf[id] ?? 0);
+          tf[id] = 0;
           if (field === 'name') nameTerms.push(id);
         }
+        touched.length = 0;
       }
     }
     nameStart[count] = nameTerms.length;
@@ -165,14 +168,22 @@ export class Bm25Index {
     // Bucket the entries by term (counting sort), merging the fields of one document.
     const termCount = this.#terms.size;
     const capacity = new Int32Array(termCount);
-    for (const term of entryTerm) capacity[term] = (capacity[term] ?? 0) + 1;
+    const entryTerm = entries.term;
+    const entryDoc = entries.doc;
+    const entryField = entries.field;
+    const entryTf = entries.tf;
+    const entryCount = entries.size;
+    for (let e = 0; e < entryCount; e += 1) {
+      const term = entryTerm[e] as number;
+      capacity[term] = (capacity[term] as number) + 1;
+    }
     const start = new Int32Array(termCount);
     for (let t = 1; t < termCount; t += 1) start[t] = (start[t - 1] ?? 0) + (capacity[t - 1] ?? 0);
     const length = new Int32Array(termCount);
-    const docs = new Int32Array(entryTerm.length);
-    const weighted = new Float32Array(entryTerm.length);
+    const docs = new Int32Array(entryCount);
+    const weighted = new Float32Array(entryCount);
     const weights = FIELD_NAMES.map((field) => fields[field]);
-    for (let e = 0; e < entryTerm.length; e += 1) {
+    for (let e = 0; e < entryCount; e += 1) {
       const term = entryTerm[e] ?? 0;
       const docId = entryDoc[e] ?? 0;
       const fieldIndex = entryField[e] ?? 0;
@@ -263,5 +274,42 @@ export class Bm25Index {
       this.#nameStart.byteLength +
       this.#nameTerms.byteLength
     );
+  }
+}
+
+/** The build's (term, document, field, frequency) entries in growable typed arrays. */
+class Entries {
+  term: Int32Array;
+  doc: Int32Array;
+  field: Uint8Array;
+  tf: Int32Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.term = new Int32Array(capacity);
+    this.doc = new Int32Array(capacity);
+    this.field = new Uint8Array(capacity);
+    this.tf = new Int32Array(capacity);
+  }
+
+  push(term: number, doc: number, field: number, tf: number): void {
+    if (this.size === this.term.length) this.#grow();
+    const at = this.size++;
+    this.term[at] = term;
+    this.doc[at] = doc;
+    this.field[at] = field;
+    this.tf[at] = tf;
+  }
+
+  #grow(): void {
+    const capacity = Math.max(1024, this.term.length * 2);
+    const grow = <T extends Int32Array | Uint8Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.term = grow(this.term, new Int32Array(capacity));
+    this.doc = grow(this.doc, new Int32Array(capacity));
+    this.field = grow(this.field, new Uint8Array(capacity));
+    this.tf = grow(this.tf, new Int32Array(capacity));
   }
 }
