@@ -50,6 +50,8 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** Text pieces between two chunk boundaries longer than this are not cached as a whole. */
 const MAX_CACHED_CHUNK = 256;
+/** Beyond this many characters of cached chunks (about 8 MB) the chunk cache starts over. */
+const MAX_CACHED_CHUNK_CHARS = 4_000_000;
 
 /**
  * Whether a piece boundary is certain at `at`, whatever precedes or follows: a double quote right
@@ -80,6 +82,7 @@ export class TokenCounter {
   readonly #pattern: RegExp;
   readonly #pieces = new Map<string, number>();
   readonly #chunks = new Map<string, number>();
+  #chunkChars = 0;
 
   constructor(encoding: EncodingName, ranks: RankTable) {
     this.encoding = encoding;
@@ -104,8 +107,12 @@ export class TokenCounter {
     let tokens = this.#chunks.get(chunk);
     if (tokens === undefined) {
       tokens = this.#countPieces(chunk);
-      if (this.#chunks.size >= MAX_CACHED_PIECES) this.#chunks.clear();
+      if (this.#chunks.size >= MAX_CACHED_PIECES || this.#chunkChars >= MAX_CACHED_CHUNK_CHARS) {
+        this.#chunks.clear();
+        this.#chunkChars = 0;
+      }
       this.#chunks.set(chunk, tokens);
+      this.#chunkChars += chunk.length;
     }
     return tokens;
   }
@@ -122,8 +129,11 @@ export class TokenCounter {
       let tokens = pieces.get(piece);
       if (tokens === undefined) {
         tokens = this.#countPiece(piece);
-        if (pieces.size >= MAX_CACHED_PIECES) pieces.clear();
-        pieces.set(piece, tokens);
+        // A long piece (a run of letters in a pasted blob) is rare and would hold memory for nothing.
+        if (piece.length <= MAX_CACHED_CHUNK) {
+          if (pieces.size >= MAX_CACHED_PIECES) pieces.clear();
+          pieces.set(piece, tokens);
+        }
       }
       total += tokens;
     }
