@@ -50,7 +50,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 
 /** Text pieces between two chunk boundaries longer than this are not cached as a whole. */
 const MAX_CACHED_CHUNK = 256;
-/** Beyond this many characters of cached chunks (about 8 MB) the chunk cache starts over. */
+/** Beyond this many characters of cached chunks or pieces (about 8 MB each) a cache starts over. */
 const MAX_CACHED_CHUNK_CHARS = 4_000_000;
 
 /**
@@ -83,6 +83,7 @@ export class TokenCounter {
   readonly #pieces = new Map<string, number>();
   readonly #chunks = new Map<string, number>();
   #chunkChars = 0;
+  #pieceChars = 0;
 
   constructor(encoding: EncodingName, ranks: RankTable) {
     this.encoding = encoding;
@@ -129,11 +130,14 @@ export class TokenCounter {
       let tokens = pieces.get(piece);
       if (tokens === undefined) {
         tokens = this.#countPiece(piece);
-        // A long piece (a run of letters in a pasted blob) is rare and would hold memory for nothing.
-        if (piece.length <= MAX_CACHED_CHUNK) {
-          if (pieces.size >= MAX_CACHED_PIECES) pieces.clear();
-          pieces.set(piece, tokens);
+        // Long pieces (a run of letters in a pasted blob) are cached too, as recounting them is
+        // the slowest case there is; the character budget keeps them from holding much memory.
+        if (pieces.size >= MAX_CACHED_PIECES || this.#pieceChars >= MAX_CACHED_CHUNK_CHARS) {
+          pieces.clear();
+          this.#pieceChars = 0;
         }
+        pieces.set(piece, tokens);
+        this.#pieceChars += piece.length;
       }
       total += tokens;
     }
