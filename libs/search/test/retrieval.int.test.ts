@@ -32,16 +32,16 @@ function measure(catalog: SharedCatalogName, queryFile: string) {
 // Regression guards on the public query sets. The floors sit a little under the measured values
 // (BENCHMARKS.md); a ranking change that drops below them has made search worse.
 describe.skipIf(!hasSharedData())('retrieval quality on the public query sets', () => {
-  it('keeps recall@5 on StableToolBench at 0.74 or more, well above plain elasticlunr', () => {
+  it('keeps recall@5 on StableToolBench at the 0.75 target or more, well above plain elasticlunr', () => {
     const { ours, base } = measure('stabletoolbench', 'queries-stabletoolbench.jsonl');
-    expect(ours.recall['5']).toBeGreaterThanOrEqual(0.74);
+    expect(ours.recall['5']).toBeGreaterThanOrEqual(0.75);
     expect(ours.recall['5']).toBeGreaterThan((base.recall['5'] ?? 0) + 0.1);
     expect(ours.empty_rate).toBeLessThanOrEqual(0.01);
   }, 60_000);
 
-  it('keeps recall@5 on LiveMCPBench at 0.40 or more, above plain elasticlunr', () => {
+  it('keeps recall@5 on LiveMCPBench at the 0.45 target or more, above plain elasticlunr', () => {
     const { ours, base } = measure('livemcpbench', 'queries-livemcpbench.jsonl');
-    expect(ours.recall['5']).toBeGreaterThanOrEqual(0.4);
+    expect(ours.recall['5']).toBeGreaterThanOrEqual(0.45);
     expect(ours.recall['5']).toBeGreaterThan((base.recall['5'] ?? 0) + 0.05);
   }, 60_000);
 });
