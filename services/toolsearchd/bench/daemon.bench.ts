@@ -19,6 +19,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { connect, type NatsConnection } from 'nats';
 import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
@@ -270,8 +271,12 @@ async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset
   // Which 100 ms windows of the run held the requests slower than 10 ms: a few windows mean
   // stalls (a pause in one of the processes), many mean the load itself is too high.
   const slowWindows = new Set<number>();
+  // The generator's own event-loop delay: a stall here shows up as latency that is not the daemon's.
+  const generatorDelay = monitorEventLoopDelay({ resolution: 1 });
+  generatorDelay.enable();
   const runs = Promise.all(Array.from({ length: clients }, (_, index) => run(index)));
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+  generatorDelay.disable();
   errors += await requester.drain(10_000);
   await runs;
   latencies.sort((a, b) => a - b);
@@ -288,6 +293,8 @@ async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset
     p99_ms: Number(percentile(latencies, 99).toFixed(2)),
     max_ms: Number((latencies[latencies.length - 1] ?? NaN).toFixed(2)),
     over_10ms: latencies.filter((latency) => latency > 10).length,
+    generator_event_loop_delay_p99_ms: Number((generatorDelay.percentile(99) / 1e6).toFixed(2)),
+    generator_event_loop_delay_max_ms: Number((generatorDelay.max / 1e6).toFixed(2)),
     windows_100ms_with_requests_over_10ms: `${slowWindows.size} of ${Math.ceil(seconds * 10)}`,
     slow_windows: [...slowWindows].sort((a, b) => a - b).join(' '),
   };

@@ -99,16 +99,28 @@ export class ToolsetRegistry {
     await this.#follow(this.#lastRevision + 1, () => true);
   }
 
+  /**
+   * Applies one entry of the bucket and returns it as a change. An entry this replica already
+   * holds — the echo of its own write, applied when it was made — or one older than what it holds
+   * leaves the state and the tenant's generation alone: bumping the generation again made every
+   * session of the tenant rebuild its surface once more for each of its own puts (a 6,000-tool
+   * surface takes 40–100 ms). The change is still reported, so the fan-out runs once per write.
+   */
   #apply(entry: KvEntry): RegistryChange | undefined {
     const key = decodeKey(entry.key);
     if (key === undefined) return undefined;
     this.#lastRevision = Math.max(this.#lastRevision, entry.revision);
-    this.#generations.set(key.tenant, (this.#generations.get(key.tenant) ?? 0) + 1);
+    const change: RegistryChange = { ...key, revision: entry.revision, deleted: entry.operation !== 'PUT' };
     let toolsets = this.#tenants.get(key.tenant);
+    const held = toolsets?.get(key.toolsetId);
     if (entry.operation !== 'PUT') {
+      // Nothing to remove: already gone here, or put again since.
+      if (held === undefined || held.revision > entry.revision) return change;
       toolsets?.delete(key.toolsetId);
-      return { ...key, revision: entry.revision, deleted: true };
+      this.#bump(key.tenant);
+      return change;
     }
+    if (held !== undefined && held.revision >= entry.revision) return change;
     const toolset = this.#intern(entry.value);
     if (toolset === undefined) return undefined;
     if (toolsets === undefined) {
@@ -116,7 +128,12 @@ export class ToolsetRegistry {
       this.#tenants.set(key.tenant, toolsets);
     }
     toolsets.set(key.toolsetId, { toolset, revision: entry.revision });
-    return { ...key, revision: entry.revision, deleted: false };
+    this.#bump(key.tenant);
+    return change;
+  }
+
+  #bump(tenant: string): void {
+    this.#generations.set(tenant, (this.#generations.get(tenant) ?? 0) + 1);
   }
 
   #intern(bytes: Uint8Array): Toolset | undefined {
@@ -150,8 +167,8 @@ export class ToolsetRegistry {
   async delete(tenant: string, toolsetId: string): Promise<boolean> {
     const existed = this.#tenants.get(tenant)?.has(toolsetId) ?? false;
     await this.#kv.delete(`${tenant}.${encodeId(toolsetId)}`);
-    this.#tenants.get(tenant)?.delete(toolsetId);
-    this.#generations.set(tenant, (this.#generations.get(tenant) ?? 0) + 1);
+    // The watch may have delivered the deletion already; count it once.
+    if (this.#tenants.get(tenant)?.delete(toolsetId) === true) this.#bump(tenant);
     return existed;
   }
 
