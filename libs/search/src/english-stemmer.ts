@@ -143,9 +143,11 @@ class Word {
     return true;
   }
 
-  /** The first entry whose suffix ends the word. */
-  match<T>(table: readonly [string, T][]): [string, T] | undefined {
-    for (const entry of table) if (this.endsWith(entry[0])) return entry;
+  /** The first entry whose suffix ends the word, with the index where that suffix starts. */
+  match<T>(table: readonly [string, T][]): { suffix: string; value: T; start: number } | undefined {
+    for (const [suffix, value] of table) {
+      if (this.endsWith(suffix)) return { suffix, value, start: this.chars.length - suffix.length };
+    }
     return undefined;
   }
 
@@ -205,8 +207,7 @@ function step1a(word: Word): void {
 function step1b(word: Word): void {
   const found = word.match(STEP_1B);
   if (found === undefined) return;
-  const [suffix, action] = found;
-  const start = word.length - suffix.length;
+  const { suffix, value: action, start } = found;
   if (action === 'ee') {
     if (start >= word.p1) word.replaceEnd(suffix.length, 'ee');
     return;
@@ -227,10 +228,8 @@ function step1c(word: Word): void {
 
 function step2(word: Word): void {
   const found = word.match(STEP_2);
-  if (found === undefined) return;
-  const [suffix, replacement] = found;
-  const start = word.length - suffix.length;
-  if (start < word.p1) return;
+  if (found === undefined || found.start < word.p1) return;
+  const { suffix, value: replacement, start } = found;
   if (suffix === 'ogi' && word.chars[start - 1] !== L) return;
   if (suffix === 'li' && !VALID_LI.has(String.fromCharCode(word.chars[start - 1] ?? 0))) return;
   word.replaceEnd(suffix.length, replacement);
@@ -238,23 +237,16 @@ function step2(word: Word): void {
 
 function step3(word: Word): void {
   const found = word.match(STEP_3);
-  if (found === undefined) return;
-  const [suffix, replacement] = found;
-  const start = word.length - suffix.length;
-  if (start < word.p1) return;
-  if (replacement === null) {
-    if (start >= word.p2) word.replaceEnd(suffix.length, '');
-    return;
-  }
-  word.replaceEnd(suffix.length, replacement);
+  if (found === undefined || found.start < word.p1) return;
+  const { suffix, value: replacement, start } = found;
+  if (replacement !== null) word.replaceEnd(suffix.length, replacement);
+  else if (start >= word.p2) word.replaceEnd(suffix.length, '');
 }
 
 function step4(word: Word): void {
   const found = word.match(STEP_4);
-  if (found === undefined) return;
-  const [suffix, isIon] = found;
-  const start = word.length - suffix.length;
-  if (start < word.p2) return;
+  if (found === undefined || found.start < word.p2) return;
+  const { suffix, value: isIon, start } = found;
   if (isIon && word.chars[start - 1] !== S && word.chars[start - 1] !== T) return;
   word.replaceEnd(suffix.length, '');
 }

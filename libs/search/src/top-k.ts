@@ -62,19 +62,13 @@ export class TopK {
     scores[i] = score;
   }
 
-  /** The kept pairs, best first. */
-  sorted(): { id: number; score: number }[] {
-    const out: { id: number; score: number }[] = [];
-    for (let i = 0; i < this.#size; i += 1) out.push({ id: this.#ids[i] as number, score: this.#scores[i] as number });
-    return out.sort((a, b) => b.score - a.score || a.id - b.id);
-  }
-
   /** The kept ids, best first. */
   ids(): number[] {
-    const sorted = this.sorted();
-    const ids: number[] = [];
-    for (const entry of sorted) ids.push(entry.id);
-    return ids;
+    const order = Array.from({ length: this.#size }, (_, i) => i);
+    const ids = this.#ids;
+    const scores = this.#scores;
+    order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (ids[a] as number) - (ids[b] as number));
+    return order.map((i) => ids[i] as number);
   }
 }
 

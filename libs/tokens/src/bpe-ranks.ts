@@ -6,11 +6,17 @@ const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/
 const BASE64_VALUES = new Int8Array(128).fill(-1);
 for (let i = 0; i < BASE64.length; i += 1) BASE64_VALUES[BASE64.charCodeAt(i)] = i;
 
+// FNV-1a, the same over the table's byte array (when building) and over a latin1 string (when
+// looking up): the two must agree bit for bit.
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const finish = (hash: number): number => (hash ^ (hash >>> 15)) >>> 0;
+
 /** FNV-1a over the characters `text[start, end)`, each one byte (a latin1 string). */
 function hashBytes(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
-  return (hash ^ (hash >>> 15)) >>> 0;
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return finish(hash);
 }
 
 /**
@@ -41,9 +47,9 @@ export class RankTable {
     for (let token = 0; token < count; token += 1) {
       const start = starts[token] as number;
       const end = starts[token + 1] as number;
-      let hash = 0x811c9dc5;
-      for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ (bytes[i] as number), 0x01000193);
-      let slot = ((hash ^ (hash >>> 15)) >>> 0) & this.#mask;
+      let hash = FNV_OFFSET;
+      for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ (bytes[i] as number), FNV_PRIME);
+      let slot = finish(hash) & this.#mask;
       while (this.#slots[slot] !== 0) slot = (slot + 1) & this.#mask;
       this.#slots[slot] = token + 1;
       if (end - start === 2)

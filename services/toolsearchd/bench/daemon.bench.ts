@@ -157,13 +157,19 @@ class LightRequester {
   }
 }
 
-async function searchThroughput(
-  nc: NatsConnection,
-  tenant: string,
-  toolsets: Toolset[],
-  seconds: number,
-  keywords: boolean,
-) {
+/** The public query sets' requests (long natural-language requests). */
+function publicQueries(): string[] {
+  return (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
+    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
+    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
+  });
+}
+
+/**
+ * A fresh tenant holding the whole catalog and one session over it, settled and warmed up with 50
+ * searches; returns the session's search subject and the pre-encoded request payloads.
+ */
+async function prepareSearch(nc: NatsConnection, tenant: string, toolsets: Toolset[], queries: string[]) {
   const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
   for (const toolset of toolsets) await client.putToolset(toolset);
   const { session } = await client.openSession({
@@ -171,22 +177,31 @@ async function searchThroughput(
     model: { contextLength: 200_000 },
   });
   await settled(nc, tenant);
-  const queries = keywords
-    ? keywordQueries(toolsets)
-    : (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
-        const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
-        return parsed.ok ? parsed.queries.map((q) => q.query) : [];
-      });
   for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
+  return {
+    target: subject(ENDPOINTS.sessionsSearch.template, { tenant, session: session.id }),
+    payloads: queries.map((query) => new TextEncoder().encode(JSON.stringify({ queries: [query] }))),
+  };
+}
+
+/** Replies are checked for this prefix only, so the generator stays light. */
+const OK_PREFIX = new TextEncoder().encode('{"ok":true');
+const isOk = (reply: Uint8Array | undefined): boolean =>
+  reply !== undefined && OK_PREFIX.every((byte, i) => reply[i] === byte);
+
+async function searchThroughput(
+  nc: NatsConnection,
+  tenant: string,
+  toolsets: Toolset[],
+  seconds: number,
+  keywords: boolean,
+) {
+  const queries = keywords ? keywordQueries(toolsets) : publicQueries();
+  const { target, payloads } = await prepareSearch(nc, tenant, toolsets, queries);
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + seconds * 1000;
   let next = 0;
-  // The load generator stays light (pre-encoded payloads, replies checked for `"ok":true` only), so
-  // the two cores go to the daemon as far as possible.
-  const target = subject(ENDPOINTS.sessionsSearch.template, { tenant, session: session.id });
-  const payloads = queries.map((query) => new TextEncoder().encode(JSON.stringify({ queries: [query] })));
-  const ok = new TextEncoder().encode('{"ok":true');
   const requester = new LightRequester(nc);
   let lastReply = 0;
   const worker = async () => {
@@ -195,7 +210,7 @@ async function searchThroughput(
       const start = performance.now();
       const reply = await requester.request(target, payload);
       lastReply = performance.now();
-      if (reply !== undefined && ok.every((byte, i) => reply[i] === byte)) latencies.push(lastReply - start);
+      if (isOk(reply)) latencies.push(lastReply - start);
       else errors += 1;
     }
   };
@@ -226,21 +241,7 @@ async function searchThroughput(
  * above measures capacity, where the latency is set by the queue (Little's law).
  */
 async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset[], seconds: number, rate: number) {
-  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
-  for (const toolset of toolsets) await client.putToolset(toolset);
-  const { session } = await client.openSession({
-    grant: { toolsets: toolsets.map((t) => t.id) },
-    model: { contextLength: 200_000 },
-  });
-  await settled(nc, tenant);
-  const queries = (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
-    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
-    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
-  });
-  for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
-  const target = subject(ENDPOINTS.sessionsSearch.template, { tenant, session: session.id });
-  const payloads = queries.map((query) => new TextEncoder().encode(JSON.stringify({ queries: [query] })));
-  const ok = new TextEncoder().encode('{"ok":true');
+  const { target, payloads } = await prepareSearch(nc, tenant, toolsets, publicQueries());
   const clients = 32;
   const requester = new LightRequester(nc);
   const latencies: number[] = [];
@@ -258,7 +259,7 @@ async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset
       const payload = payloads[(sent += 1) % payloads.length] ?? new Uint8Array();
       inFlight.push(
         requester.request(target, payload).then((reply) => {
-          if (reply !== undefined && ok.every((byte, i) => reply[i] === byte)) {
+          if (isOk(reply)) {
             const latency = performance.now() - scheduled;
             latencies.push(latency);
             if (latency > 10) slowWindows.add(Math.floor((scheduled - begin) / 100));
