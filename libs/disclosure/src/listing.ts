@@ -19,11 +19,6 @@ export interface Listing {
 
 type Mode = 'full' | 'names' | 'summary';
 
-interface Row {
-  readonly name: string;
-  readonly tool: SessionTool;
-}
-
 /**
  * One source's three renderings; the full one (which needs every tool's short description) and
  * every token count are computed only when a decision needs them. With hundreds of sources and a
@@ -32,27 +27,29 @@ interface Row {
 class Group {
   readonly #tokens: Partial<Record<Mode, number>> = {};
   #full: string | undefined;
+  /** "label (N tools)", the start of the full and names-only renderings. */
+  readonly #heading: string;
   readonly names: string;
   readonly summary: string;
 
+  /** `tools` sorted by name. */
   constructor(
     readonly label: string,
-    private readonly rows: readonly Row[],
+    private readonly tools: readonly SessionTool[],
     private readonly counter: TokenCounter,
   ) {
-    const count = rows.length;
-    const noun = count === 1 ? 'tool' : 'tools';
-    this.names = `${label} (${count} ${noun}): ${rows.map((row) => row.name).join(', ')}`;
-    this.summary = `${label}: ${count} ${noun}`;
+    const count = `${tools.length} ${tools.length === 1 ? 'tool' : 'tools'}`;
+    this.#heading = `${label} (${count})`;
+    this.names = `${this.#heading}: ${tools.map((tool) => tool.name).join(', ')}`;
+    this.summary = `${label}: ${count}`;
   }
 
   get full(): string {
     if (this.#full === undefined) {
-      const count = this.rows.length;
-      const lines = [`${this.label} (${count} ${count === 1 ? 'tool' : 'tools'}):`];
-      for (const row of this.rows) {
-        const short = shortDescription(row.tool.definition.description);
-        lines.push(short ? `- ${row.name}: ${short}` : `- ${row.name}`);
+      const lines = [`${this.#heading}:`];
+      for (const tool of this.tools) {
+        const short = shortDescription(tool.definition.description);
+        lines.push(short ? `- ${tool.name}: ${short}` : `- ${tool.name}`);
       }
       this.#full = lines.join('\n');
     }
@@ -100,9 +97,14 @@ function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Grou
   }
   const groups: Group[] = [];
   for (const [key, members] of byLabel) {
-    // Names are unique within a session, so this order is the order of the full rendering too.
-    const rows = members.map((tool) => ({ name: tool.name, tool })).sort((a, b) => compareText(a.name, b.name));
-    groups.push(new Group(key, rows, counter));
+    // Names are unique within a session, so sorting by name alone is a total order.
+    groups.push(
+      new Group(
+        key,
+        [...members].sort((a, b) => compareText(a.name, b.name)),
+        counter,
+      ),
+    );
   }
   return groups.sort((a, b) => compareText(a.label, b.label));
 }
