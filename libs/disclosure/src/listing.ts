@@ -101,7 +101,7 @@ function buildGroups(tools: readonly SessionTool[], counter: TokenCounter): Grou
     groups.push(
       new Group(
         key,
-        [...members].sort((a, b) => compareText(a.name, b.name)),
+        members.sort((a, b) => compareText(a.name, b.name)),
         counter,
       ),
     );
