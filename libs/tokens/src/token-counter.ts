@@ -51,7 +51,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 /** Text pieces between two chunk boundaries longer than this are not cached as a whole. */
 const MAX_CACHED_CHUNK = 256;
 /** Beyond this many characters of cached chunks or pieces (about 8 MB each) a cache starts over. */
-const MAX_CACHED_CHUNK_CHARS = 4_000_000;
+const MAX_CACHED_CHARS = 4_000_000;
 
 /**
  * Whether a piece boundary is certain at `at`, whatever precedes or follows: a double quote right
@@ -63,6 +63,28 @@ const MAX_CACHED_CHUNK_CHARS = 4_000_000;
 function chunkBoundary(text: string, at: number): boolean {
   const c = text.charCodeAt(at - 1);
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+}
+
+/**
+ * Token counts of texts, bounded: it starts over beyond `MAX_CACHED_PIECES` entries or
+ * `MAX_CACHED_CHARS` characters of keys, so memory stays bounded whatever the input.
+ */
+class CountCache {
+  readonly #counts = new Map<string, number>();
+  #chars = 0;
+
+  get(text: string): number | undefined {
+    return this.#counts.get(text);
+  }
+
+  set(text: string, tokens: number): void {
+    if (this.#counts.size >= MAX_CACHED_PIECES || this.#chars >= MAX_CACHED_CHARS) {
+      this.#counts.clear();
+      this.#chars = 0;
+    }
+    this.#counts.set(text, tokens);
+    this.#chars += text.length;
+  }
 }
 
 /**
@@ -80,10 +102,8 @@ export class TokenCounter {
   readonly #ranks: RankTable;
   #encoder: Tiktoken | undefined;
   readonly #pattern: RegExp;
-  readonly #pieces = new Map<string, number>();
-  readonly #chunks = new Map<string, number>();
-  #chunkChars = 0;
-  #pieceChars = 0;
+  readonly #pieces = new CountCache();
+  readonly #chunks = new CountCache();
 
   constructor(encoding: EncodingName, ranks: RankTable) {
     this.encoding = encoding;
@@ -108,12 +128,7 @@ export class TokenCounter {
     let tokens = this.#chunks.get(chunk);
     if (tokens === undefined) {
       tokens = this.#countPieces(chunk);
-      if (this.#chunks.size >= MAX_CACHED_PIECES || this.#chunkChars >= MAX_CACHED_CHUNK_CHARS) {
-        this.#chunks.clear();
-        this.#chunkChars = 0;
-      }
       this.#chunks.set(chunk, tokens);
-      this.#chunkChars += chunk.length;
     }
     return tokens;
   }
@@ -130,14 +145,9 @@ export class TokenCounter {
       let tokens = pieces.get(piece);
       if (tokens === undefined) {
         tokens = this.#countPiece(piece);
-        // Long pieces (a run of letters in a pasted blob) are cached too, as recounting them is
-        // the slowest case there is; the character budget keeps them from holding much memory.
-        if (pieces.size >= MAX_CACHED_PIECES || this.#pieceChars >= MAX_CACHED_CHUNK_CHARS) {
-          pieces.clear();
-          this.#pieceChars = 0;
-        }
+        // Long pieces (a run of letters in a pasted blob) are cached too: recounting them is the
+        // slowest case there is, and the cache's character budget bounds what they hold.
         pieces.set(piece, tokens);
-        this.#pieceChars += piece.length;
       }
       total += tokens;
     }
