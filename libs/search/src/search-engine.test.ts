@@ -97,6 +97,46 @@ describe('SearchEngine', () => {
     for (let i = 0; i < 5; i += 1) expect(names(catalog, 'ticket', 5)).toEqual(first);
   });
 
+  it('ranks the same whether or not each source lists its tools together', () => {
+    // 8 sources × 7 tools of pseudo-random wording (no two score alike, so ties cannot hide a
+    // difference); enough matches per query to fill the candidate pool and skip whole sources.
+    const words = ['create', 'list', 'delete', 'update', 'file', 'issue', 'message', 'event', 'report', 'user'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648);
+    const phrase = (length: number) => Array.from({ length }, () => words[(next() >>> 16) % words.length]).join(' ');
+    const sources = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
+    const table = buildSessionTools(
+      sources.map((source) =>
+        toolset(
+          source,
+          Array.from({ length: 7 }, (_, t) =>
+            tool(`${source}_tool_${t}`, `${phrase(3 + ((next() >>> 16) % 9))} in ${source}`),
+          ),
+        ),
+      ),
+      defaultToolSearchConfig(),
+    );
+    const documents = table.deferred.map((t) => toSearchDocument(t));
+    // Round-robin over the sources: no two neighbours share a source.
+    const interleaved = documents.map((_, k) => documents[(k % 8) * 7 + Math.floor(k / 8)] ?? documents[0]!);
+    expect(new Set(interleaved).size).toBe(documents.length);
+    expect(interleaved[0]?.label).not.toBe(interleaved[1]?.label);
+    const grouped = new SearchEngine(documents);
+    const mixed = new SearchEngine(interleaved);
+    const ranked = (engine: SearchEngine, query: string) =>
+      engine.search(query, 5).map((hit) => `${hit.name} ${hit.score.toFixed(9)}`);
+    for (const query of [
+      'create a file in alpha',
+      'list every issue and message, then update the report for the user',
+      'delete event',
+      'user reports in theta',
+      'message',
+    ]) {
+      expect(ranked(grouped, query).length).toBeGreaterThan(0);
+      expect(ranked(mixed, query)).toEqual(ranked(grouped, query));
+    }
+  });
+
   it('searches an empty catalog without failing', () => {
     expect(new SearchEngine([]).search('anything', 5)).toEqual([]);
   });

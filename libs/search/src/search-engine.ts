@@ -86,8 +86,9 @@ export class SearchEngine {
   /** Per document: the id of its source label; per source: the best score of the current query. */
   readonly #sourceOf: Int32Array;
   readonly #sourceBest: Float64Array;
-  /** Scratch: the sources the current query touched (to clear `#sourceBest` afterwards). */
-  readonly #touchedSources: Int32Array;
+  /** The documents grouped by source (`#sourceDocs[#sourceStarts[s], #sourceStarts[s + 1])`). */
+  readonly #sourceDocs: Int32Array;
+  readonly #sourceStarts: Int32Array;
   /** Scratch: per document, its place in the re-ranking pool plus one (0: not a candidate). */
   readonly #candidateSlot: Int32Array;
   /**
@@ -119,7 +120,15 @@ export class SearchEngine {
       return id;
     });
     this.#sourceBest = new Float64Array(sources.size);
-    this.#touchedSources = new Int32Array(sources.size);
+    this.#sourceStarts = new Int32Array(sources.size + 1);
+    for (const source of this.#sourceOf)
+      this.#sourceStarts[source + 1] = (this.#sourceStarts[source + 1] as number) + 1;
+    for (let source = 0; source < sources.size; source += 1)
+      this.#sourceStarts[source + 1] =
+        (this.#sourceStarts[source + 1] as number) + (this.#sourceStarts[source] as number);
+    const fill = this.#sourceStarts.slice(0, sources.size);
+    this.#sourceDocs = new Int32Array(documents.length);
+    this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
     this.#candidateSlot = new Int32Array(documents.length);
     this.#displayNames = documents.map((doc) => doc.name);
   }
@@ -226,44 +235,80 @@ export class SearchEngine {
         }
       }
     }
-    if (dense) {
-      for (let doc = 0; doc < coverage.length; doc += 1)
-        if ((coverage[doc] as number) > 0) touched[touchedCount++] = doc;
-    }
     const floor = this.ranking.minCoverage * queryMass;
     const sourceOf = this.#sourceOf;
     const sourceBest = this.#sourceBest;
-    const sources = this.#touchedSources;
-    let sourceCount = 0;
-    for (let i = 0; i < touchedCount; i += 1) {
-      const doc = touched[i] as number;
-      const source = sourceOf[doc] as number;
-      const score = scores[doc] as number;
-      const best = sourceBest[source] as number;
-      if (best === 0) sources[sourceCount++] = source; // every score is positive
-      if (score > best) sourceBest[source] = score;
-    }
-    // The candidate pool; scores and coverage are cleared on the way, as the pool no longer needs
-    // them. Most documents fall below the pool's worst entry and are dropped with one comparison.
     const boost = this.ranking.sourceBoost;
+    // The candidate pool. Most documents fall below the pool's worst entry and are dropped with
+    // one comparison; offers come in document order on both paths, so ties resolve the same way.
     const pool = new TopK(Math.max(RERANK_POOL_MIN, limit * RERANK_POOL_PER_RESULT));
     const skipSeen = seen.size > 0;
     const capacity = pool.capacity;
     let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
-    for (let i = 0; i < touchedCount; i += 1) {
-      const doc = touched[i] as number;
-      const total = (scores[doc] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
-      if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
-        pool.offer(doc, total);
-        if (pool.size === capacity) floorScore = pool.worstScore;
+    if (dense) {
+      // Source by source: its best score, then its documents, skipping a whole source when even
+      // its best document with the boost could not reach the pool. The pool's order (score, then
+      // the lower id) does not depend on the order of offers.
+      const order = this.#sourceDocs;
+      const starts = this.#sourceStarts;
+      const sourceCount = sourceBest.length;
+      for (let source = 0; source < sourceCount; source += 1) {
+        const to = starts[source + 1] as number;
+        let best = 0;
+        for (let k = starts[source] as number; k < to; k += 1) {
+          const score = scores[order[k] as number] as number;
+          if (score > best) best = score;
+        }
+        sourceBest[source] = best;
       }
-      scores[doc] = 0;
-      coverage[doc] = 0;
+      for (let source = 0; source < sourceCount; source += 1) {
+        const best = sourceBest[source] as number;
+        const extra = boost * best;
+        // No document of this source can total more than best + extra (0: nothing touched it).
+        if (best === 0 || best + extra < floorScore) continue;
+        const to = starts[source + 1] as number;
+        for (let k = starts[source] as number; k < to; k += 1) {
+          const doc = order[k] as number;
+          const score = scores[doc] as number;
+          if (score === 0) continue; // every touched document's score is positive
+          const total = score + extra;
+          if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+            pool.offer(doc, total);
+            if (pool.size === capacity) floorScore = pool.worstScore;
+          }
+        }
+      }
+    } else {
+      for (let i = 0; i < touchedCount; i += 1) {
+        const doc = touched[i] as number;
+        const source = sourceOf[doc] as number;
+        const score = scores[doc] as number;
+        if (score > (sourceBest[source] as number)) sourceBest[source] = score;
+      }
+      for (let i = 0; i < touchedCount; i += 1) {
+        const doc = touched[i] as number;
+        const total = (scores[doc] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
+        if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+          pool.offer(doc, total);
+          if (pool.size === capacity) floorScore = pool.worstScore;
+        }
+      }
     }
     const candidates = pool.ids();
     const boosts = new Float64Array(candidates.length);
     candidates.forEach((id, index) => (boosts[index] = boost * (sourceBest[sourceOf[id] as number] as number)));
-    for (let i = 0; i < sourceCount; i += 1) sourceBest[sources[i] as number] = 0;
+    if (dense) {
+      scores.fill(0);
+      coverage.fill(0);
+      sourceBest.fill(0);
+    } else {
+      for (let i = 0; i < touchedCount; i += 1) {
+        const doc = touched[i] as number;
+        scores[doc] = 0;
+        coverage[doc] = 0;
+        sourceBest[sourceOf[doc] as number] = 0;
+      }
+    }
     const picked = this.rerank(candidates, boosts, termIds, termWeights, limit - hits.length);
     for (const { id, score } of picked) {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
