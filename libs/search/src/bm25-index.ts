@@ -238,11 +238,22 @@ export class Bm25Index {
     return this.#length[termId] ?? 0;
   }
 
-  /** The postings of a term: views into the flat arrays (no copy). */
-  postings(termId: number): { docs: Int32Array; scores: Float32Array } {
-    const base = this.#start[termId] ?? 0;
-    const end = base + (this.#length[termId] ?? 0);
-    return { docs: this.#docs.subarray(base, end), scores: this.#scores.subarray(base, end) };
+  /**
+   * Where a term's postings start in `postingDocs` / `postingScores`; they run for
+   * `documentFrequency(termId)` entries in ascending document order. The query path reads the flat
+   * arrays directly: a pair of views per term and query was measurable garbage.
+   */
+  postingStart(termId: number): number {
+    return this.#start[termId] ?? 0;
+  }
+
+  /** Every term's postings back to back: document ids, and the BM25F contribution to each. */
+  get postingDocs(): Int32Array {
+    return this.#docs;
+  }
+
+  get postingScores(): Float32Array {
+    return this.#scores;
   }
 
   /** The score contribution of a term to one document (0 when the document lacks it). */
