@@ -52,9 +52,11 @@ export function handleToolDescribe(session: BridgeSession, rawArguments: unknown
   });
   if (!read.ok) return read;
   const names = read.items;
-  const tools: Record<string, DescribedTool> = {};
+  // Keyed by tool names that differ from request to request: prototype-less objects stay plain
+  // dictionaries in V8 instead of growing a hidden class per combination of names.
+  const tools = Object.create(null) as Record<string, DescribedTool>;
   const notFound: string[] = [];
-  const errors: Record<string, string> = {};
+  const errors = Object.create(null) as Record<string, string>;
   const suggestions = new Set<string>();
   for (const name of names) {
     const tool = lookupTool(session, name);

