@@ -274,6 +274,20 @@ export class Bm25Index {
     return this.#nameTerms.subarray(this.#nameStart[docId] ?? 0, this.#nameStart[docId + 1] ?? 0);
   }
 
+  /** The share of a document's name terms whose ids are marked (non-zero) in `marks`; 0 without a name term. */
+  nameShare(docId: number, marks: Uint8Array): number {
+    const from = this.#nameStart[docId] ?? 0;
+    const to = this.#nameStart[docId + 1] ?? 0;
+    let shared = 0;
+    for (let i = from; i < to; i += 1) shared += marks[this.#nameTerms[i] as number] as number;
+    return to > from ? shared / (to - from) : 0;
+  }
+
+  /** How many distinct terms the index holds (term ids run from 0 to this, exclusive). */
+  get termCount(): number {
+    return this.#idf.length;
+  }
+
   /** Bytes held by the typed arrays of the index (the term map and documents are not counted). */
   get postingBytes(): number {
     return (

@@ -96,6 +96,10 @@ export class SearchEngine {
   readonly #displayNames: readonly string[];
   /** Scratch: per document, its place in the re-ranking pool plus one (0: not a candidate). */
   readonly #candidateSlot: Int32Array;
+  /** Scratch: 1 for the current query's term ids (for the name reward). */
+  readonly #queryMarks: Uint8Array;
+  /** Scratch: the candidate pool of the current query. */
+  readonly #pool = new TopK(RERANK_POOL_MIN);
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -131,6 +135,7 @@ export class SearchEngine {
     this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
     this.#displayNames = documents.map((doc) => doc.name);
     this.#candidateSlot = new Int32Array(documents.length);
+    this.#queryMarks = new Uint8Array(this.index.termCount);
   }
 
   get size(): number {
@@ -244,7 +249,8 @@ export class SearchEngine {
     const boost = this.ranking.sourceBoost;
     // The candidate pool. Most documents fall below the pool's worst entry and are dropped with
     // one comparison; offers come in document order on both paths, so ties resolve the same way.
-    const pool = new TopK(Math.max(RERANK_POOL_MIN, limit * RERANK_POOL_PER_RESULT));
+    const pool = this.#pool;
+    pool.reset(Math.max(RERANK_POOL_MIN, limit * RERANK_POOL_PER_RESULT));
     const skipSeen = seen.size > 0;
     const capacity = pool.capacity;
     let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
@@ -333,18 +339,17 @@ export class SearchEngine {
   ): { id: number; score: number }[] {
     const terms = termIds.length;
     const count = candidates.length;
-    const querySet = new Set(termIds);
+    const marks = this.#queryMarks;
+    for (const termId of termIds) marks[termId] = 1;
     const rewards = new Float64Array(count);
     const contributions = new Float64Array(count * terms);
     const slot = this.#candidateSlot;
     for (let c = 0; c < count; c += 1) {
       const id = candidates[c] as number;
       slot[id] = c + 1;
-      const nameTerms = this.index.nameTerms(id);
-      let shared = 0;
-      for (const term of nameTerms) if (querySet.has(term)) shared += 1;
-      rewards[c] = 1 + this.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
+      rewards[c] = 1 + this.ranking.nameBonus * this.index.nameShare(id, marks);
     }
+    for (const termId of termIds) marks[termId] = 0;
     // One pass over each term's postings picks out the candidates' contributions. (A galloping
     // search per candidate measured no faster: the postings are short enough to stream.)
     const docs = this.index.postingDocs;

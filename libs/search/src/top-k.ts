@@ -4,13 +4,29 @@
  * worst entry at the root; an offer that does not beat the root costs one comparison.
  */
 export class TopK {
-  readonly #ids: Int32Array;
-  readonly #scores: Float64Array;
+  #ids: Int32Array;
+  #scores: Float64Array;
   #size = 0;
+  #capacity: number;
 
-  constructor(readonly capacity: number) {
+  constructor(capacity: number) {
+    this.#capacity = capacity;
     this.#ids = new Int32Array(Math.max(1, capacity));
     this.#scores = new Float64Array(Math.max(1, capacity));
+  }
+
+  get capacity(): number {
+    return this.#capacity;
+  }
+
+  /** Empties the heap for reuse with a new capacity (the query path keeps one per engine). */
+  reset(capacity: number): void {
+    if (capacity > this.#ids.length) {
+      this.#ids = new Int32Array(capacity);
+      this.#scores = new Float64Array(capacity);
+    }
+    this.#capacity = capacity;
+    this.#size = 0;
   }
 
   get size(): number {
@@ -25,7 +41,7 @@ export class TopK {
   offer(id: number, score: number): void {
     const ids = this.#ids;
     const scores = this.#scores;
-    if (this.#size < this.capacity) {
+    if (this.#size < this.#capacity) {
       let i = this.#size++;
       // Sift up: move worse parents down.
       while (i > 0) {
