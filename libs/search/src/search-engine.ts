@@ -207,8 +207,22 @@ export class SearchEngine {
     }
     if (hits.length >= limit) return hits;
 
-    const { ids: termIds, weights: termWeights, mass: queryMass } = this.queryTerms(text);
-    if (termIds.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
+    const terms = this.queryTerms(text);
+    if (terms.ids.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
+    for (const { id, score } of this.rank(terms, limit, limit - hits.length, seen)) {
+      hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
+    }
+    return hits;
+  }
+
+  /**
+   * BM25F over the query terms, the coverage floor and the source boost, then the re-ranking: the
+   * best `wanted` tools not in `seen`. Kept apart from `search`, whose result array changes shape
+   * as it fills: when the two were one function, V8 threw the optimised code of the whole hot path
+   * away on nearly every call ("wrong map" deoptimisations, seen with `--trace-deopt`).
+   */
+  private rank(terms: QueryTerms, limit: number, wanted: number, seen: ReadonlySet<number>) {
+    const { ids: termIds, weights: termWeights, mass: queryMass } = terms;
 
     const scores = this.#scores;
     const coverage = this.#coverage;
@@ -318,11 +332,7 @@ export class SearchEngine {
         sourceBest[sourceOf[doc] as number] = 0;
       }
     }
-    const picked = this.rerank(candidates, boosts, termIds, termWeights, limit - hits.length);
-    for (const { id, score } of picked) {
-      hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
-    }
-    return hits;
+    return this.rerank(candidates, boosts, termIds, termWeights, wanted);
   }
 
   /**
@@ -331,7 +341,7 @@ export class SearchEngine {
    * source boost; picked greedily. Contributions sit in one flat array, candidate by term.
    */
   private rerank(
-    candidates: readonly number[],
+    candidates: Int32Array,
     boosts: Float64Array,
     termIds: readonly number[],
     termWeights: readonly number[],

@@ -78,13 +78,28 @@ export class TopK {
     scores[i] = score;
   }
 
-  /** The kept ids, best first. */
-  ids(): number[] {
-    const order = Array.from({ length: this.#size }, (_, i) => i);
-    const ids = this.#ids;
-    const scores = this.#scores;
-    order.sort((a, b) => (scores[b] as number) - (scores[a] as number) || (ids[a] as number) - (ids[b] as number));
-    return order.map((i) => ids[i] as number);
+  /**
+   * The kept ids, best first. A typed array (sorted in place by insertion; the pool is small):
+   * a plain array's elements kind varied from call to call, and the query path's optimised code
+   * kept being thrown away on it ("wrong map").
+   */
+  ids(): Int32Array {
+    const size = this.#size;
+    const ids = this.#ids.slice(0, size);
+    const scores = this.#scores.slice(0, size);
+    for (let i = 1; i < size; i += 1) {
+      const id = ids[i] as number;
+      const score = scores[i] as number;
+      let j = i - 1;
+      while (j >= 0 && worse(scores[j] as number, ids[j] as number, score, id)) {
+        ids[j + 1] = ids[j] as number;
+        scores[j + 1] = scores[j] as number;
+        j -= 1;
+      }
+      ids[j + 1] = id;
+      scores[j + 1] = score;
+    }
+    return ids;
   }
 }
 
