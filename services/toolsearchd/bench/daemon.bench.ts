@@ -286,7 +286,9 @@ async function searchThroughput(
     errors,
     throughput_rps: Math.round(latencies.length / elapsed),
     p50_ms: Number(percentile(latencies, 50).toFixed(2)),
+    p90_ms: Number(percentile(latencies, 90).toFixed(2)),
     p99_ms: Number(percentile(latencies, 99).toFixed(2)),
+    max_ms: Number((latencies[latencies.length - 1] ?? NaN).toFixed(2)),
     ...cpu,
   };
 }
