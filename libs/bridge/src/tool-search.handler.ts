@@ -31,7 +31,7 @@ export interface ToolRecord {
   readonly source: SessionTool['kind'];
   readonly source_name: string;
   readonly description: string;
-  readonly required: string[];
+  readonly required: readonly string[];
 }
 
 /** The model-facing answer of `tool_search`. */
@@ -76,6 +76,23 @@ export function requiredNames(schema: unknown): string[] {
     .filter((name): name is string => typeof name === 'string')
     .slice(0, MAX_REQUIRED_NAMES)
     .map((name) => name.slice(0, MAX_REQUIRED_NAME_LENGTH));
+}
+
+// A tool's record never changes (session tools are immutable values), so it is built once.
+const records = new WeakMap<SessionTool, ToolRecord>();
+
+function toolRecord(tool: SessionTool): ToolRecord {
+  let record = records.get(tool);
+  if (record === undefined) {
+    record = {
+      source: tool.kind,
+      source_name: tool.label,
+      description: clip(tool.definition.description, DESCRIPTION_CLIP),
+      required: requiredNames(tool.definition.inputSchema),
+    };
+    records.set(tool, record);
+  }
+  return record;
 }
 
 function availableSources(session: BridgeSession): AvailableSource[] {
@@ -141,12 +158,7 @@ export function handleToolSearch(
     const matches = hits.map((hit) => {
       const tool = session.table.deferred[hit.index];
       if (tool !== undefined && tools[tool.name] === undefined) {
-        tools[tool.name] = {
-          source: tool.kind,
-          source_name: tool.label,
-          description: clip(tool.definition.description, DESCRIPTION_CLIP),
-          required: requiredNames(tool.definition.inputSchema),
-        };
+        tools[tool.name] = toolRecord(tool);
         details.set(tool.name, { server: tool.label, tool: tool.originalName, score: hit.score, reason: hit.reason });
       }
       return hit.name;
