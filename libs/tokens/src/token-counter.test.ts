@@ -17,6 +17,10 @@ const SAMPLES = [
   '- github__create_issue: Open a new issue.\n- github__list: List things…\nlinear (2 tools): a, b',
   'path/to/file.ts //comment\n/leading slash line',
   'lone surrogate \ud800 inside',
+  // Latin-1 characters are one char code below 256 but two UTF-8 bytes: never a one-byte token.
+  ' × ÷ ° ¿¡ ÿ ñ ß "é" µs ©®',
+  'Û',
+  'È\nÝ\nþ\n¸\nÅ',
   // Chunk boundaries (a double quote after an ASCII letter or digit) next to everything that could
   // make a piece reach across them.
   `it's" don't"ABC"x1234"5 'S"'ll"a\u0301"é" "\n"  "  x"\t"Q"\u00a0"ab"`,
