@@ -20,6 +20,9 @@ const SAMPLES = [
   // Latin-1 characters are one char code below 256 but two UTF-8 bytes: never a one-byte token.
   ' × ÷ ° ¿¡ ÿ ñ ß "é" µs ©®',
   'Û',
+  // Line-break boundaries (a letter, digit or '-' after a line break) next to what could reach across.
+  'line one\n- item\n\n-two\n/slash\n\tTab\n x\n\r\nA1\n9\nend.\n-\n.\n//x\n \n-y\n',
+  'heading (2 tools):\n- a__b: Does x.\n- a__c\nnext (1 tool): d\nlast: 3 tools',
   'È\nÝ\nþ\n¸\nÅ',
   // Chunk boundaries (a double quote after an ASCII letter or digit) next to everything that could
   // make a piece reach across them.

@@ -68,6 +68,18 @@ function chunkBoundary(text: string, at: number): boolean {
 }
 
 /**
+ * Whether a piece boundary is certain at `at`, right after a line break: when the next character
+ * is an ASCII letter, digit or `-`. Every alternative of both patterns that can hold a line break
+ * ends at the first character that is not white space, `\r`, `\n` or `/`, and the line-break
+ * alternative comes before both alternatives with a lookahead, so no piece reaches across.
+ * Listings are made of lines, and a line counted once is then a single cache lookup.
+ */
+function lineBoundary(text: string, at: number): boolean {
+  const c = text.charCodeAt(at);
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+}
+
+/**
  * Token counts of texts, bounded: it starts over beyond `MAX_CACHED_PIECES` entries or
  * `MAX_CACHED_CHARS` characters of keys, so memory stays bounded whatever the input.
  */
@@ -95,8 +107,8 @@ class CountCache {
  * piece on its own, so a text's count is the sum of its pieces' counts. This class splits with the
  * same pattern, remembers the count of every piece it has seen, and encodes a new piece with
  * tiktoken's own merge ranks (long pieces with tiktoken's WASM encoder). On top of that it cuts a
- * text into chunks at places where a piece boundary is certain (see `chunkBoundary`) and remembers
- * the count of every short chunk, so the pattern runs only over chunks it has not seen. Tests check
+ * text into chunks at places where a piece boundary is certain (see `chunkBoundary` and
+ * `lineBoundary`) and remembers the count of every short chunk, so the pattern runs only over chunks it has not seen. Tests check
  * it against `encode_ordinary` on tricky strings and on every tool of the public catalogs.
  */
 export class TokenCounter {
@@ -117,10 +129,21 @@ export class TokenCounter {
   count(text: string): number {
     let total = 0;
     let start = 0;
-    for (let quote = text.indexOf('"', 1); quote > 0; quote = text.indexOf('"', quote + 1)) {
-      if (!chunkBoundary(text, quote)) continue;
-      total += this.#countChunk(text.slice(start, quote));
-      start = quote;
+    let quote = text.indexOf('"', 1);
+    let newline = text.indexOf('\n');
+    while (quote > 0 || newline >= 0) {
+      let at: number;
+      if (newline >= 0 && (quote <= 0 || newline < quote)) {
+        at = newline + 1;
+        newline = text.indexOf('\n', at);
+        if (!lineBoundary(text, at)) continue;
+      } else {
+        at = quote;
+        quote = text.indexOf('"', quote + 1);
+        if (!chunkBoundary(text, at)) continue;
+      }
+      total += this.#countChunk(text.slice(start, at));
+      start = at;
     }
     return total + this.#countChunk(start === 0 ? text : text.slice(start));
   }
