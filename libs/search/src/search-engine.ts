@@ -262,7 +262,8 @@ export class SearchEngine {
     const sourceBest = this.#sourceBest;
     const boost = this.ranking.sourceBoost;
     // The candidate pool. Most documents fall below the pool's worst entry and are dropped with
-    // one comparison; offers come in document order on both paths, so ties resolve the same way.
+    // one comparison. The pool keeps the best by (score, then the lower id) whatever the order of
+    // the offers, so the two paths below rank alike.
     const pool = this.#pool;
     pool.reset(Math.max(RERANK_POOL_MIN, limit * RERANK_POOL_PER_RESULT));
     const skipSeen = seen.size > 0;
@@ -270,8 +271,7 @@ export class SearchEngine {
     let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
     if (dense) {
       // Source by source: its best score, then its documents, skipping a whole source when even
-      // its best document with the boost could not reach the pool. The pool's order (score, then
-      // the lower id) does not depend on the order of offers.
+      // its best document with the boost could not reach the pool.
       const order = this.#sourceDocs;
       const starts = this.#sourceStarts;
       const sourceCount = sourceBest.length;
