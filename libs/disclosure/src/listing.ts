@@ -63,7 +63,9 @@ class Group {
   /**
    * Tokens of this block followed by a line break. Adding blocks up this way is exact for the
    * joined text plus one trailing newline: tiktoken encodes pre-split pieces independently, and a
-   * line break that ends a block also ends a piece (no block starts with white space or `/`).
+   * line break that ends a block also ends a piece — unless the next block starts with `/` (a
+   * source label such as "/srv/tools"), where the sum can come out a token short. A short sum
+   * only lets a rendering through to `finish`, whose recount of the joined text rejects it.
    */
   tokens(mode: Mode): number {
     let tokens = this.#tokens[mode];
