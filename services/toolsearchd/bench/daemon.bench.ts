@@ -98,18 +98,32 @@ function rssMiB(pid: number): number {
   return Math.round((kb / 1024) * 10) / 10;
 }
 
+/** The daemon settings of one benchmark deployment: its own KV bucket, Redis prefix and queue group. */
+function deploymentConfig(namespace: string) {
+  return {
+    nats: { url: NATS_URL },
+    redis: { url: REDIS_URL },
+    http: { port: 0 },
+    namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
+  };
+}
+
+/** Removes what a benchmark deployment left in NATS and Redis. */
+async function removeDeployment(namespace: string): Promise<void> {
+  await cleanup(parseDaemonConfig(deploymentConfig(namespace)));
+}
+
+/** Stops a daemon process gracefully and waits until it has exited. */
+async function stopDaemonProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
 async function startDaemonProcess(namespace: string): Promise<ChildProcess> {
   const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-bench-')), 'config.json');
-  writeFileSync(
-    config,
-    JSON.stringify({
-      nats: { url: NATS_URL },
-      redis: { url: REDIS_URL },
-      http: { port: 0 },
-      namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
-      log: { level: 'warn' },
-    }),
-  );
+  writeFileSync(config, JSON.stringify({ ...deploymentConfig(namespace), log: { level: 'warn' } }));
   const flags = (process.env['TOOLSEARCHD_NODE_FLAGS'] ?? '').split(/\s+/).filter((flag) => flag !== '');
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', MAIN, '--config', config], {
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -492,25 +506,22 @@ async function main(): Promise<void> {
     const paced = memoryOnly
       ? undefined
       : await searchPaced(nc, `paced-${namespace}`, toolsets, Number(values.seconds), Number(values.rate), pids);
-    for (const child of extra) {
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-    }
+    for (const child of extra) await stopDaemonProcess(child);
+    const searchReport = {
+      date: new Date().toISOString(),
+      replicas,
+      search,
+      search_keywords: searchKeywords,
+      search_paced: paced,
+    };
+    const print = (report: object) => console.log(values.json ? JSON.stringify(report, null, 2) : report);
     if (values['search-only'] === true) {
-      const report = {
-        date: new Date().toISOString(),
-        replicas,
-        search,
-        search_keywords: searchKeywords,
-        search_paced: paced,
-      };
-      console.log(values.json ? JSON.stringify(report, null, 2) : report);
+      print(searchReport);
       return;
     }
     const fan = memoryOnly ? undefined : await fanOut(nc, `fan-${namespace}`, 1000);
     // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
-    daemon.kill('SIGTERM');
-    await new Promise((resolve) => daemon.once('exit', resolve));
+    await stopDaemonProcess(daemon);
     const memoryNamespace = `${namespace}-mem`;
     const fresh = await startDaemonProcess(memoryNamespace);
     process.once('exit', () => fresh.kill('SIGKILL'));
@@ -518,41 +529,14 @@ async function main(): Promise<void> {
     try {
       mem = await memory(nc, fresh.pid ?? 0, toolsets);
     } finally {
-      fresh.kill('SIGTERM');
-      await new Promise((resolve) => fresh.once('exit', resolve));
-      await cleanup(
-        parseDaemonConfig({
-          nats: { url: NATS_URL },
-          redis: { url: REDIS_URL },
-          http: { port: 0 },
-          namespace: { bucket: memoryNamespace, redisPrefix: `${memoryNamespace}:`, queue: memoryNamespace },
-        }),
-      );
+      await stopDaemonProcess(fresh);
+      await removeDeployment(memoryNamespace);
     }
-    const report = {
-      date: new Date().toISOString(),
-      replicas,
-      search,
-      search_keywords: searchKeywords,
-      search_paced: paced,
-      fan_out: fan,
-      memory: mem,
-    };
-    console.log(values.json ? JSON.stringify(report, null, 2) : report);
+    print({ ...searchReport, fan_out: fan, memory: mem });
   } finally {
     await nc.close();
-    if (daemon.exitCode === null && daemon.signalCode === null) {
-      daemon.kill('SIGTERM');
-      await new Promise((resolve) => daemon.once('exit', resolve));
-    }
-    await cleanup(
-      parseDaemonConfig({
-        nats: { url: NATS_URL },
-        redis: { url: REDIS_URL },
-        http: { port: 0 },
-        namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
-      }),
-    );
+    await stopDaemonProcess(daemon);
+    await removeDeployment(namespace);
   }
 }
 
