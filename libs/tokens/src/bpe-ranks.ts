@@ -32,6 +32,18 @@ export class RankTable {
   readonly #bytes: Uint8Array;
   readonly #starts: Int32Array; // token i's bytes: #bytes[#starts[i], #starts[i + 1])
   readonly #ranks: Int32Array;
+  /** Every token's bytes back to back (read by the native counter). */
+  get bytes(): Uint8Array {
+    return this.#bytes;
+  }
+  /** Where each token's bytes start in `bytes`, plus the end of the last one. */
+  get starts(): Int32Array {
+    return this.#starts;
+  }
+  /** Each token's rank, in the order of `starts`. */
+  get ranks(): Int32Array {
+    return this.#ranks;
+  }
   readonly #slots: Int32Array; // token index + 1; 0 = empty
   readonly #mask: number;
 

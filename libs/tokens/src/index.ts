@@ -1,2 +1,10 @@
-export { ENCODINGS, DEFAULT_ENCODING, isEncodingName, TokenCounter, tokenCounter, countTokens } from './token-counter';
+export {
+  ENCODINGS,
+  DEFAULT_ENCODING,
+  isEncodingName,
+  TokenCounter,
+  tokenCounter,
+  countTokens,
+  nativeTokenCounting,
+} from './token-counter';
 export type { EncodingName } from './token-counter';

@@ -1,7 +1,36 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_CATALOGS, reportSharedDataSkip, sharedDataPath } from '@toolsearch/testing';
-import { countTokens, isEncodingName, tokenCounter } from './token-counter';
+import { RankTable } from './bpe-ranks';
+import {
+  countTokens,
+  isEncodingName,
+  nativeTokenCounting,
+  tokenCounter,
+  TokenCounter,
+  type EncodingName,
+} from './token-counter';
+
+const ENCODING_NAMES = ['o200k_base', 'cl100k_base'] as const;
+const NATIVE_SKIP_REASON =
+  'the native token counter is not built (no C++ toolchain when the workspace was installed); ' +
+  'the JavaScript path is tested on its own below';
+
+// The process-wide counters take the native path when it is built; these keep to JavaScript.
+const javascriptCounters = new Map<EncodingName, TokenCounter>();
+function javascriptCounter(encoding: EncodingName): TokenCounter {
+  let counter = javascriptCounters.get(encoding);
+  if (counter === undefined) {
+    counter = new TokenCounter(encoding, RankTable.load(encoding), { native: false });
+    javascriptCounters.set(encoding, counter);
+  }
+  return counter;
+}
+
+const PATHS = [
+  { path: 'native', counter: tokenCounter, available: nativeTokenCounting() },
+  { path: 'JavaScript', counter: javascriptCounter, available: true },
+] as const;
 
 const SAMPLES = [
   '',
@@ -28,16 +57,94 @@ const SAMPLES = [
   // make a piece reach across them.
   `it's" don't"ABC"x1234"5 'S"'ll"a\u0301"é" "\n"  "  x"\t"Q"\u00a0"ab"`,
   '{"name":"get_weather","description":"Get the weather.","parameters":{"type":"object","properties":{"city":{"type":"string","enum":["NYC","LA"]},"days":{"type":"integer","maximum":14}},"required":["city"]}}',
+  // tiktoken's white space is Unicode White_Space: U+0085 is white space, U+FEFF is not.
+  'a\u0085b \u0085 x\u0085\n y \ufeff\ufeffz\ufeff',
+  // Letters of every case class (Lt, Lm, Lo), marks after upper and lower case, other scripts.
+  'ǅungla ǈubljana ʰello ÀÉÎõü STRAẞE straße ÉCOLEé',
+  'A\u0301B\u0301c e\u0301\u0301 \u0301x \u0301\u0301 .\u0301a ABC\u0301 ab\u0301C',
+  'नमस्ते दुनिया ٣٤٥٦١ ١٢ ²³ Ⅻ½ 第1234章',
+  'non-breaking\u00a0space\u2028line\u3000ideographic \u2003\n\u00a0\nend',
+  // Characters outside the Basic Multilingual Plane (surrogate pairs) next to everything else.
+  '𝐀𝐁𝐜 😀x 𝟘𝟙𝟚𝟛 a😀b 😀\n 😀 ok then 𝐀bc',
+];
+
+// A seeded alphabet for random text: ASCII, every Unicode class the patterns tell apart,
+// white space of several kinds, surrogate pairs and contractions.
+const UNICODE_ALPHABET = [
+  'a',
+  'Z',
+  'é',
+  'É',
+  'ǅ',
+  'ʰ',
+  'ß',
+  '字',
+  'ー',
+  '\u0301',
+  '\u0903',
+  '٣',
+  '²',
+  'Ⅻ',
+  '🚀',
+  '𝐀',
+  ' ',
+  '  ',
+  '\u00a0',
+  '\u0085',
+  '\ufeff',
+  '\u2028',
+  '\u3000',
+  '\t',
+  '\n',
+  '\r',
+  '.',
+  '{',
+  '"',
+  ':',
+  '7',
+  '_',
+  '/',
+  "'s",
+  "'LL",
+  "'",
+  'ing',
+  'tion',
+  'の',
+  '-',
+  '\u200d',
 ];
 
 describe('TokenCounter', () => {
-  for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
-    it(`agrees with tiktoken encode_ordinary on tricky text (${encoding})`, () => {
-      const counter = tokenCounter(encoding);
-      for (const sample of SAMPLES)
-        expect(counter.count(sample), JSON.stringify(sample)).toBe(counter.countDirect(sample));
+  for (const { path, counter: counterFor, available } of PATHS) {
+    describe.skipIf(!available)(`${path} path`, () => {
+      it('is the path under test', () => {
+        for (const encoding of ENCODING_NAMES) expect(counterFor(encoding).native).toBe(path === 'native');
+      });
+
+      for (const encoding of ENCODING_NAMES) {
+        it(`agrees with tiktoken encode_ordinary on tricky text (${encoding})`, () => {
+          const counter = counterFor(encoding);
+          for (const sample of SAMPLES)
+            expect(counter.count(sample), JSON.stringify(sample)).toBe(counter.countDirect(sample));
+        });
+
+        it(`agrees with tiktoken on seeded random Unicode text (${encoding})`, () => {
+          const counter = counterFor(encoding);
+          let seed = 20261203;
+          const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+          for (let sample = 0; sample < 3000; sample += 1) {
+            const length = 1 + Math.floor(next() * 16);
+            const text = Array.from(
+              { length },
+              () => UNICODE_ALPHABET[Math.floor(next() * UNICODE_ALPHABET.length)],
+            ).join('');
+            expect(counter.count(text), JSON.stringify(text)).toBe(counter.countDirect(text));
+          }
+        });
+      }
     });
   }
+  if (!nativeTokenCounting()) it.skip(NATIVE_SKIP_REASON, () => undefined);
 
   it('agrees with tiktoken on seeded random text, long pieces included', () => {
     const alphabet = [
@@ -96,17 +203,23 @@ describe('TokenCounter', () => {
   });
 
   describe.skipIf(!hasSharedData())('on real catalogs', () => {
-    it('is exact for every tool line of the LiveMCPBench and Toucan catalogs in both encodings', () => {
-      for (const file of [SHARED_CATALOGS.livemcpbench, SHARED_CATALOGS.toucan]) {
-        const lines = readFileSync(sharedDataPath(file), 'utf8').split('\n').filter(Boolean);
-        for (const encoding of ['o200k_base', 'cl100k_base'] as const) {
-          const counter = tokenCounter(encoding);
-          let mismatches = 0;
-          for (const line of lines) if (counter.count(line) !== counter.countDirect(line)) mismatches += 1;
-          expect(mismatches, `${file} ${encoding}`).toBe(0);
-        }
-      }
-    }, 60_000);
+    for (const { path, counter: counterFor, available } of PATHS) {
+      it.skipIf(!available)(
+        `is exact for every tool line of the LiveMCPBench and Toucan catalogs in both encodings (${path} path)`,
+        () => {
+          for (const file of [SHARED_CATALOGS.livemcpbench, SHARED_CATALOGS.toucan]) {
+            const lines = readFileSync(sharedDataPath(file), 'utf8').split('\n').filter(Boolean);
+            for (const encoding of ENCODING_NAMES) {
+              const counter = counterFor(encoding);
+              let mismatches = 0;
+              for (const line of lines) if (counter.count(line) !== counter.countDirect(line)) mismatches += 1;
+              expect(mismatches, `${file} ${encoding}`).toBe(0);
+            }
+          }
+        },
+        60_000,
+      );
+    }
   });
   reportSharedDataSkip(it.skip);
 });

@@ -14,16 +14,18 @@ export function isEncodingName(value: unknown): value is EncodingName {
 // The pre-tokenisation patterns of the two encodings, as tiktoken defines them. JavaScript has no
 // inline `(?i:...)` group on Node 20, so the contraction suffixes are spelled out case by case.
 const CONTRACTIONS = "'(?:[sS]|[tT]|[rR][eE]|[vV][eE]|[mM]|[lL][lL]|[dD])";
+// tiktoken's `\s` is Unicode White_Space (U+0085 is one, U+FEFF is not); JavaScript's differs.
+const WS = '\\p{White_Space}';
 const PATTERNS: Record<EncodingName, RegExp> = {
   o200k_base: new RegExp(
     [
       `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?:${CONTRACTIONS})?`,
       `[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?:${CONTRACTIONS})?`,
       `\\p{N}{1,3}`,
-      ` ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*`,
-      `\\s*[\\r\\n]+`,
-      `\\s+(?!\\S)`,
-      `\\s+`,
+      ` ?[^${WS}\\p{L}\\p{N}]+[\\r\\n/]*`,
+      `[${WS}]*[\\r\\n]+`,
+      `[${WS}]+(?![^${WS}])`,
+      `[${WS}]+`,
     ].join('|'),
     'gu',
   ),
@@ -32,10 +34,10 @@ const PATTERNS: Record<EncodingName, RegExp> = {
       CONTRACTIONS,
       `[^\\r\\n\\p{L}\\p{N}]?\\p{L}+`,
       `\\p{N}{1,3}`,
-      ` ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*`,
-      `\\s*[\\r\\n]+`,
-      `\\s+(?!\\S)`,
-      `\\s+`,
+      ` ?[^${WS}\\p{L}\\p{N}]+[\\r\\n]*`,
+      `[${WS}]*[\\r\\n]+`,
+      `[${WS}]+(?![^${WS}])`,
+      `[${WS}]+`,
     ].join('|'),
     'gu',
   ),
@@ -79,6 +81,68 @@ function lineBoundary(text: string, at: number): boolean {
   return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
 }
 
+const requireModule = createRequire(import.meta.url);
+
+/** A native counter (an opaque handle owned by the native module). */
+type NativeHandle = { readonly __nativeCounter: unique symbol };
+
+/** The native counter's interface (native/counter.cc). */
+interface NativeModule {
+  createCounter(
+    bytes: Uint8Array,
+    starts: Int32Array,
+    ranks: Int32Array,
+    cl100k: boolean,
+    kinds: Uint8Array,
+  ): NativeHandle;
+  count(handle: NativeHandle, text: string, out: Int32Array): void;
+}
+
+// Built by `npm install` (scripts/build-native.mjs) where a C++ toolchain exists; without it every
+// count takes the JavaScript path, with the same results.
+function loadNative(): NativeModule | undefined {
+  try {
+    return requireModule('../build/Release/toolsearch_tokens.node') as NativeModule;
+  } catch {
+    return undefined;
+  }
+}
+const nativeModule = loadNative();
+
+// The character kinds the native counter decides piece boundaries with, one per UTF-16 code unit
+// (native/counter.cc has the same list). Surrogates stay 0: the native counter leaves a boundary
+// that depends on one to the regular expression.
+const KIND_CLASSES: readonly (readonly [RegExp, number])[] = [
+  [/\p{Ll}/gu, 1],
+  [/[\p{Lu}\p{Lt}]/gu, 2],
+  [/[\p{Lm}\p{Lo}]/gu, 3],
+  [/\p{M}/gu, 4],
+  [/\p{N}/gu, 5],
+  [/\p{White_Space}/gu, 7],
+  [/[\r\n]/gu, 6],
+];
+const PUNCTUATION_KIND = 8;
+let kinds: Uint8Array | undefined;
+
+/** Every code unit of the Basic Multilingual Plane classified once per process (about 30 ms). */
+function characterKinds(): Uint8Array {
+  if (kinds === undefined) {
+    kinds = new Uint8Array(65_536).fill(PUNCTUATION_KIND);
+    const units: string[] = [];
+    for (let unit = 0; unit < 65_536; unit += 1)
+      units.push(unit >= 0xd800 && unit <= 0xdfff ? '\u0000' : String.fromCharCode(unit));
+    const all = units.join('');
+    for (const [pattern, kind] of KIND_CLASSES) for (const match of all.matchAll(pattern)) kinds[match.index] = kind;
+    kinds.fill(0, 0xd800, 0xe000);
+  }
+  return kinds;
+}
+
+/** Whether the native counter was built and loaded in this process. */
+export function nativeTokenCounting(): boolean {
+  return nativeModule !== undefined;
+}
+
 /**
  * Token counts of texts, bounded: it starts over beyond `MAX_CACHED_PIECES` entries or
  * `MAX_CACHED_CHARS` characters of keys, so memory stays bounded whatever the input.
@@ -104,12 +168,16 @@ class CountCache {
 /**
  * Counts tokens exactly as tiktoken's `encode_ordinary` would, and fast on repetitive text such as
  * JSON schemas. tiktoken splits text into pieces with a fixed pattern and byte-pair encodes each
- * piece on its own, so a text's count is the sum of its pieces' counts. This class splits with the
- * same pattern, remembers the count of every piece it has seen, and encodes a new piece with
- * tiktoken's own merge ranks (long pieces with tiktoken's WASM encoder). On top of that it cuts a
- * text into chunks at places where a piece boundary is certain (see `chunkBoundary` and
- * `lineBoundary`) and remembers the count of every short chunk, so the pattern runs only over chunks it has not seen. Tests check
- * it against `encode_ordinary` on tricky strings and on every tool of the public catalogs.
+ * piece on its own, so a text's count is the sum of its pieces' counts.
+ *
+ * When the native counter is built, it counts as much of a text as it can decide alone (see
+ * native/counter.cc) and this class counts the rest. The JavaScript path splits with the same
+ * pattern, remembers the count of every piece it has seen, and encodes a new piece with tiktoken's
+ * own merge ranks (long pieces with tiktoken's WASM encoder). On top of that it cuts a text into
+ * chunks at places where a piece boundary is certain (see `chunkBoundary` and `lineBoundary`) and
+ * remembers the count of every short chunk, so the pattern runs only over chunks it has not seen.
+ * Tests check both paths against `encode_ordinary` on tricky strings, seeded random Unicode text
+ * and every tool of the public catalogs.
  */
 export class TokenCounter {
   readonly encoding: EncodingName;
@@ -118,15 +186,42 @@ export class TokenCounter {
   readonly #pattern: RegExp;
   readonly #pieces = new CountCache();
   readonly #chunks = new CountCache();
+  readonly #native: NativeHandle | undefined;
+  readonly #nativeOut = new Int32Array(2); // [tokens, where the native counter stopped]
 
-  constructor(encoding: EncodingName, ranks: RankTable) {
+  /** `native: false` keeps to the JavaScript path even when the native counter is built. */
+  constructor(encoding: EncodingName, ranks: RankTable, options: { native?: boolean } = {}) {
     this.encoding = encoding;
     this.#ranks = ranks;
     this.#pattern = new RegExp(PATTERNS[encoding].source, PATTERNS[encoding].flags);
+    if (nativeModule !== undefined && options.native !== false)
+      this.#native = nativeModule.createCounter(
+        ranks.bytes,
+        ranks.starts,
+        ranks.ranks,
+        encoding === 'cl100k_base',
+        characterKinds(),
+      );
+  }
+
+  /** Whether counts come from the native counter (with this class's JavaScript path for the rest). */
+  get native(): boolean {
+    return this.#native !== undefined;
   }
 
   /** The exact token count of `text`. Special-token text such as `<|endoftext|>` counts as plain text. */
   count(text: string): number {
+    if (this.#native === undefined || nativeModule === undefined) return this.#countText(text);
+    // The native counter takes ASCII text as far as it can decide piece boundaries alone; where it
+    // stops is a piece boundary, so the rest counts on its own.
+    const out = this.#nativeOut;
+    nativeModule.count(this.#native, text, out);
+    const stop = out[1] as number;
+    const tokens = out[0] as number;
+    return stop === text.length ? tokens : tokens + this.#countText(stop === 0 ? text : text.slice(stop));
+  }
+
+  #countText(text: string): number {
     let total = 0;
     let start = 0;
     let quote = text.indexOf('"', 1);
@@ -207,8 +302,6 @@ export class TokenCounter {
     return this.#encoder;
   }
 }
-
-const requireModule = createRequire(import.meta.url);
 
 const counters = new Map<EncodingName, TokenCounter>();
 
