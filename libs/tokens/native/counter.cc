@@ -198,39 +198,48 @@ inline uint64_t HashBytes(const uint8_t* bytes, int length) {
   return hash ^ (hash >> 29);
 }
 
-// Every token's bytes back to back, and an open-addressing table from bytes to rank whose slots
-// hold a fingerprint of the hash, so that most probes read one cache line.
+// The merge ranks as an open-addressing table keyed by a token's bytes. A slot holds a token of
+// up to 8 bytes in full (most tokens), so looking one up reads a single cache line; a longer token's
+// slot holds a fingerprint of its hash and where its bytes are.
 class RankTable {
  public:
   RankTable(const uint8_t* bytes, size_t byte_count, const int32_t* starts, const int32_t* ranks, size_t count)
-      : bytes_(bytes, bytes + byte_count), starts_(starts, starts + count + 1), ranks_(ranks, ranks + count) {
+      : bytes_(bytes, bytes + byte_count) {
     size_t size = 1024;
     while (size < count * 2) size *= 2;
-    slots_.assign(size, Slot{0, -1});
+    slots_.assign(size, Slot{0, 0, -1});
     mask_ = size - 1;
     for (int i = 0; i < 65536; ++i) pairs_[i] = -1;
     for (size_t token = 0; token < count; ++token) {
-      const int start = starts_[token];
-      const int length = starts_[token + 1] - start;
-      const uint64_t hash = HashBytes(bytes_.data() + start, length);
+      const int start = starts[token];
+      const int length = starts[token + 1] - start;
+      const uint8_t* token_bytes = bytes_.data() + start;
+      const uint64_t hash = HashBytes(token_bytes, length);
       size_t slot = hash & mask_;
-      while (slots_[slot].token >= 0) slot = (slot + 1) & mask_;
-      slots_[slot] = Slot{static_cast<uint32_t>(hash >> 32), static_cast<int32_t>(token)};
-      if (length == 2) pairs_[bytes_[start] * 256 + bytes_[start + 1]] = ranks_[token];
+      while (slots_[slot].rank >= 0) slot = (slot + 1) & mask_;
+      slots_[slot] = Slot{length <= 8 ? Pack(token_bytes, length) : (hash >> 32) << 32 | static_cast<uint32_t>(start),
+                          static_cast<uint32_t>(length), ranks[token]};
+      if (length == 2) pairs_[token_bytes[0] * 256 + token_bytes[1]] = ranks[token];
     }
   }
 
   // The rank of `bytes`, or -1 when they are not a token.
   int Rank(const uint8_t* bytes, int length) const {
     const uint64_t hash = HashBytes(bytes, length);
-    const uint32_t print = static_cast<uint32_t>(hash >> 32);
+    if (length <= 8) {
+      const uint64_t packed = Pack(bytes, length);
+      for (size_t slot = hash & mask_;; slot = (slot + 1) & mask_) {
+        const Slot& entry = slots_[slot];
+        if (entry.rank < 0) return -1;
+        if (entry.length == static_cast<uint32_t>(length) && entry.key == packed) return entry.rank;
+      }
+    }
+    const uint64_t print = hash >> 32;
     for (size_t slot = hash & mask_;; slot = (slot + 1) & mask_) {
       const Slot& entry = slots_[slot];
-      if (entry.token < 0) return -1;
-      if (entry.print != print) continue;
-      const int start = starts_[entry.token];
-      if (starts_[entry.token + 1] - start == length && std::memcmp(bytes_.data() + start, bytes, length) == 0)
-        return ranks_[entry.token];
+      if (entry.rank < 0) return -1;
+      if (entry.length != static_cast<uint32_t>(length) || entry.key >> 32 != print) continue;
+      if (std::memcmp(bytes_.data() + static_cast<uint32_t>(entry.key), bytes, length) == 0) return entry.rank;
     }
   }
 
@@ -239,12 +248,18 @@ class RankTable {
 
  private:
   struct Slot {
-    uint32_t print;
-    int32_t token;  // -1: empty
+    uint64_t key;     // up to 8 bytes: the bytes themselves; longer: hash fingerprint << 32 | offset
+    uint32_t length;  // in bytes
+    int32_t rank;     // -1: empty
   };
+
+  static uint64_t Pack(const uint8_t* bytes, int length) {
+    uint64_t packed = 0;
+    for (int i = 0; i < length; ++i) packed |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+    return packed;
+  }
+
   std::vector<uint8_t> bytes_;
-  std::vector<int32_t> starts_;
-  std::vector<int32_t> ranks_;
   std::vector<Slot> slots_;
   size_t mask_ = 0;
   int32_t pairs_[65536];
