@@ -10,7 +10,7 @@ import {
 import { DEFAULT_ENCODING, tokenCounter, type EncodingName, type TokenCounter } from '@toolsearch/tokens';
 import { bridgeTools, type NeutralTool } from './bridge-schemas';
 import { formatTools, type FormattedTool, type ToolFormat } from './formats';
-import { buildListing, listingBudget, type ListingForm } from './listing';
+import { buildListing, listingBudget, type Listing, type ListingForm } from './listing';
 
 /** Internal safety caps on the bridge's array arguments (not configuration; seed 000). */
 export const BRIDGE_LIMITS = { maxQueries: 7, maxNames: 10, maxCalls: 16 } as const;
@@ -83,22 +83,50 @@ function neutral(tool: SessionTool): NeutralTool {
 // Schema token counts per tool definition object; definitions are immutable values once built.
 const schemaTokenMemo = new WeakMap<object, Map<string, number>>();
 
-function schemaTokens(tool: SessionTool, counter: TokenCounter): number {
-  let byKey = schemaTokenMemo.get(tool.definition);
-  if (byKey === undefined) {
-    byKey = new Map();
-    schemaTokenMemo.set(tool.definition, byKey);
+function schemaText(tool: SessionTool): string {
+  const { definition } = tool;
+  return JSON.stringify({ name: tool.name, description: definition.description, parameters: definition.inputSchema });
+}
+
+/**
+ * Starts counting the exact tokens of the tools' schemas (each as compact JSON); the returned
+ * function gives their sum. Counts not yet known go to one batch: the counter works through each
+ * schema while the next is serialised, and through the last ones while the caller goes on.
+ */
+function startSchemaCount(tools: readonly SessionTool[], counter: TokenCounter): () => number {
+  let known = 0;
+  const unknown: { byKey: Map<string, number>; key: string }[] = [];
+  const batch = counter.batch();
+  try {
+    for (const tool of tools) {
+      let byKey = schemaTokenMemo.get(tool.definition);
+      if (byKey === undefined) {
+        byKey = new Map();
+        schemaTokenMemo.set(tool.definition, byKey);
+      }
+      const key = `${counter.encoding}\u0000${tool.name}`;
+      const tokens = byKey.get(key);
+      if (tokens !== undefined) {
+        known += tokens;
+        continue;
+      }
+      batch.add(schemaText(tool));
+      unknown.push({ byKey, key });
+    }
+  } catch (error) {
+    batch.finish();
+    throw error;
   }
-  const key = `${counter.encoding}\u0000${tool.name}`;
-  let tokens = byKey.get(key);
-  if (tokens === undefined) {
-    const { definition } = tool;
-    tokens = counter.count(
-      JSON.stringify({ name: tool.name, description: definition.description, parameters: definition.inputSchema }),
-    );
-    byKey.set(key, tokens);
-  }
-  return tokens;
+  return () => {
+    const counts = batch.finish();
+    let total = known;
+    unknown.forEach(({ byKey, key }, index) => {
+      const tokens = counts[index] as number;
+      byKey.set(key, tokens);
+      total += tokens;
+    });
+    return total;
+  };
 }
 
 function decideActivation(
@@ -142,8 +170,20 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const { config } = input;
   const counter = tokenCounter(encoding);
   const table = buildSessionTools(input.toolsets, config);
-  const deferredTokens = table.deferred.reduce((sum, tool) => sum + schemaTokens(tool, counter), 0);
   const budget = listingBudget(input.contextTokens, config.threshold_pct, config.listing_max_tokens);
+  const finishSchemaCount = startSchemaCount(table.deferred, counter);
+  // When the bridge is on whatever the schemas weigh, the listing is built while they are counted.
+  let listing: Listing | undefined;
+  const activeAnyway =
+    table.deferred.length > 0 &&
+    (config.activation.kind === 'on' || (config.activation.kind === 'budget' && input.previouslyActive === true));
+  let deferredTokens: number;
+  try {
+    if (activeAnyway && config.listing !== 'off')
+      listing = buildListing(table.deferred, table.unavailable, budget, counter);
+  } finally {
+    deferredTokens = finishSchemaCount();
+  }
   const activated = decideActivation(
     config,
     table.deferred.length,
@@ -163,7 +203,7 @@ export function assembleSession(input: AssemblyInput): Assembly {
     neutralTools = [...table.byName.values()].map(neutral);
   } else {
     if (config.listing !== 'off') {
-      const listing = buildListing(table.deferred, table.unavailable, budget, counter);
+      listing ??= buildListing(table.deferred, table.unavailable, budget, counter);
       listingForm = listing.form;
       listingText = listing.text;
       listingTokens = listing.tokens;

@@ -16,9 +16,15 @@
 
 #include <node_api.h>
 
+#include <condition_variable>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <limits>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -310,10 +316,23 @@ int BpeTokenCount(const uint8_t* bytes, int length, const RankTable& table) {
 
 // ---- The counter ------------------------------------------------------------------------------
 
+// What the counters of one encoding share, read-only once built.
+struct Encoding {
+  Encoding(RankTable ranks, bool is_cl100k, const uint8_t* kind_table)
+      : table(std::move(ranks)), cl100k(is_cl100k), kinds(kind_table, kind_table + 65536) {}
+  RankTable table;
+  bool cl100k;
+  std::vector<uint8_t> kinds;
+};
+
+// Counts text with its own piece tables; one thread at a time.
 class Counter {
  public:
-  Counter(RankTable table, bool cl100k, const uint8_t* kinds)
-      : table_(std::move(table)), cl100k_(cl100k), kinds_(kinds, kinds + 65536) {
+  explicit Counter(std::shared_ptr<const Encoding> encoding)
+      : encoding_(std::move(encoding)),
+        table_(encoding_->table),
+        cl100k_(encoding_->cl100k),
+        kinds_(encoding_->kinds.data()) {
     short_.resize(kShortSlots);
     long_.resize(kLongSlots);
   }
@@ -321,7 +340,7 @@ class Counter {
   // Counts `chars[0, length)` until done or until the rest needs the regular expression; returns
   // the count and sets `stop` to where it ended (a piece boundary; `length` when done).
   int Count(const char16_t* chars, int length, int* stop) {
-    const Text text{chars, length, kinds_.data()};
+    const Text text{chars, length, kinds_};
     int total = 0;
     int start = 0;
     while (start < length) {
@@ -436,11 +455,86 @@ class Counter {
     return count;
   }
 
-  RankTable table_;
+  std::shared_ptr<const Encoding> encoding_;
+  const RankTable& table_;
   bool cl100k_;
-  std::vector<uint8_t> kinds_;
+  const uint8_t* kinds_;
   std::vector<ShortPiece> short_;
   std::vector<LongPiece> long_;
+};
+
+// What JavaScript holds for one encoding: the counter for single texts, and a second one with its
+// own tables for batches, which count on a thread of their own.
+struct Handle {
+  explicit Handle(const std::shared_ptr<const Encoding>& encoding) : encoding(encoding), main(encoding) {}
+  std::shared_ptr<const Encoding> encoding;
+  Counter main;
+  std::unique_ptr<Counter> background;
+  bool batch_open = false;
+};
+
+// A batch: JavaScript hands texts over one at a time (while it produces the next one) and a worker
+// thread counts them as they come. Finish() waits for the worker; nothing else touches the
+// background counter, and one handle has at most one batch open.
+class Batch {
+ public:
+  explicit Batch(Handle* handle) : handle_(handle) {
+    if (!handle_->background) handle_->background = std::make_unique<Counter>(handle_->encoding);
+    worker_ = std::thread([this] { Run(); });  // throws when no thread can be started
+    handle_->batch_open = true;
+  }
+  ~Batch() { Finish(); }
+
+  void Push(std::u16string text) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      texts_.push_back(std::move(text));
+    }
+    ready_.notify_one();
+  }
+
+  // Waits for every text to be counted; then results()[2i] is text i's count and results()[2i + 1]
+  // where counting stopped.
+  void Finish() {
+    if (finished_) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_one();
+    worker_.join();
+    finished_ = true;
+    handle_->batch_open = false;
+  }
+
+  const std::vector<int32_t>& results() const { return results_; }
+
+ private:
+  void Run() {
+    for (size_t next = 0;; ++next) {
+      std::u16string* text = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [&] { return next < texts_.size() || closed_; });
+        if (next == texts_.size()) return;
+        text = &texts_[next];  // a deque keeps its elements in place as it grows
+      }
+      int stop = 0;
+      const int tokens = handle_->background->Count(text->data(), static_cast<int>(text->size()), &stop);
+      results_.push_back(tokens);  // read only after the join
+      results_.push_back(stop);
+      std::u16string().swap(*text);
+    }
+  }
+
+  Handle* handle_;
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::u16string> texts_;
+  bool closed_ = false;
+  bool finished_ = false;
+  std::vector<int32_t> results_;
 };
 
 // ---- N-API ------------------------------------------------------------------------------------
@@ -490,10 +584,11 @@ napi_value CreateCounter(napi_env env, napi_callback_info info) {
     if (kinds[i] > kPunct) return Throw(env, "createCounter: unknown character kind");
   bool cl100k = false;
   napi_get_value_bool(env, args[3], &cl100k);
-  auto* counter = new Counter(RankTable(bytes, byte_count, starts, ranks, rank_count), cl100k, kinds);
+  auto* state = new Handle(
+      std::make_shared<const Encoding>(RankTable(bytes, byte_count, starts, ranks, rank_count), cl100k, kinds));
   napi_value handle;
   napi_create_external(
-      env, counter, [](napi_env, void* data, void*) { delete static_cast<Counter*>(data); }, nullptr, &handle);
+      env, state, [](napi_env, void* data, void*) { delete static_cast<Handle*>(data); }, nullptr, &handle);
   return handle;
 }
 
@@ -516,14 +611,85 @@ napi_value Count(napi_env env, napi_callback_info info) {
   if (g_text.size() < length + 1) g_text.resize(length + 1);
   napi_get_value_string_utf16(env, args[1], g_text.data(), length + 1, &length);
   int stop = 0;
-  out[0] = static_cast<Counter*>(data)->Count(g_text.data(), static_cast<int>(length), &stop);
+  out[0] = static_cast<Handle*>(data)->main.Count(g_text.data(), static_cast<int>(length), &stop);
   out[1] = stop;
   if (g_text.size() > (1u << 22)) std::vector<char16_t>().swap(g_text);  // do not keep a huge buffer
   return nullptr;
 }
 
+// beginBatch(handle): a batch handle, or undefined when the handle has one open already or no
+// thread could be started (the caller then counts one text at a time).
+napi_value BeginBatch(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value args[1];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  void* data = nullptr;
+  if (argc < 1 || napi_get_value_external(env, args[0], &data) != napi_ok || data == nullptr)
+    return Throw(env, "beginBatch: the argument is not a counter handle");
+  auto* handle = static_cast<Handle*>(data);
+  napi_value result;
+  napi_get_undefined(env, &result);
+  if (handle->batch_open) return result;
+  Batch* batch = nullptr;
+  try {
+    batch = new Batch(handle);
+  } catch (...) {
+    return result;
+  }
+  // If JavaScript drops a batch without finishing it, the finalizer still waits for its worker.
+  napi_create_external(
+      env, batch, [](napi_env, void* batch_data, void*) { delete static_cast<Batch*>(batch_data); }, nullptr,
+      &result);
+  return result;
+}
+
+Batch* BatchArgument(napi_env env, napi_value value) {
+  void* data = nullptr;
+  if (napi_get_value_external(env, value, &data) != napi_ok) return nullptr;
+  return static_cast<Batch*>(data);
+}
+
+// pushBatch(batch, text: string)
+napi_value PushBatch(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  Batch* batch = argc < 2 ? nullptr : BatchArgument(env, args[0]);
+  if (batch == nullptr) return Throw(env, "pushBatch(batch, text) needs a batch handle and a string");
+  size_t length = 0;
+  if (napi_get_value_string_utf16(env, args[1], nullptr, 0, &length) != napi_ok)
+    return Throw(env, "pushBatch: text must be a string");
+  std::u16string text(length, u'\0');
+  napi_get_value_string_utf16(env, args[1], text.data(), length + 1, &length);
+  batch->Push(std::move(text));
+  return nullptr;
+}
+
+// finishBatch(batch): Int32Array [count 0, stop 0, count 1, stop 1, ...] in the order pushed
+napi_value FinishBatch(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value args[1];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  Batch* batch = argc < 1 ? nullptr : BatchArgument(env, args[0]);
+  if (batch == nullptr) return Throw(env, "finishBatch: the argument is not a batch handle");
+  batch->Finish();
+  const std::vector<int32_t>& results = batch->results();
+  void* raw = nullptr;
+  napi_value buffer, array;
+  napi_create_arraybuffer(env, results.size() * sizeof(int32_t), &raw, &buffer);
+  if (!results.empty()) std::memcpy(raw, results.data(), results.size() * sizeof(int32_t));
+  napi_create_typedarray(env, napi_int32_array, results.size(), buffer, 0, &array);
+  return array;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_value fn;
+  napi_create_function(env, "beginBatch", NAPI_AUTO_LENGTH, BeginBatch, nullptr, &fn);
+  napi_set_named_property(env, exports, "beginBatch", fn);
+  napi_create_function(env, "pushBatch", NAPI_AUTO_LENGTH, PushBatch, nullptr, &fn);
+  napi_set_named_property(env, exports, "pushBatch", fn);
+  napi_create_function(env, "finishBatch", NAPI_AUTO_LENGTH, FinishBatch, nullptr, &fn);
+  napi_set_named_property(env, exports, "finishBatch", fn);
   napi_create_function(env, "createCounter", NAPI_AUTO_LENGTH, CreateCounter, nullptr, &fn);
   napi_set_named_property(env, exports, "createCounter", fn);
   napi_create_function(env, "count", NAPI_AUTO_LENGTH, Count, nullptr, &fn);

@@ -7,4 +7,4 @@ export {
   countTokens,
   nativeTokenCounting,
 } from './token-counter';
-export type { EncodingName } from './token-counter';
+export type { CountBatch, EncodingName } from './token-counter';

@@ -128,6 +128,13 @@ describe('TokenCounter', () => {
             expect(counter.count(sample), JSON.stringify(sample)).toBe(counter.countDirect(sample));
         });
 
+        it(`counts a batch exactly, in order, like one text at a time (${encoding})`, () => {
+          const counter = counterFor(encoding);
+          const texts = [...SAMPLES, ...SAMPLES.map((sample) => sample.repeat(3)), 'x'.repeat(300)];
+          expect(counter.countEach(texts)).toEqual(texts.map((text) => counter.countDirect(text)));
+          expect(counter.countEach([])).toEqual([]);
+        });
+
         it(`agrees with tiktoken on seeded random Unicode text (${encoding})`, () => {
           const counter = counterFor(encoding);
           let seed = 20261203;
@@ -145,6 +152,29 @@ describe('TokenCounter', () => {
     });
   }
   if (!nativeTokenCounting()) it.skip(NATIVE_SKIP_REASON, () => undefined);
+
+  describe('batches', () => {
+    it('finish even when producing a text throws, and the next batch works', () => {
+      const counter = tokenCounter();
+      function* failing(): Generator<string> {
+        yield 'first text';
+        throw new Error('producer failed');
+      }
+      expect(() => counter.countEach(failing())).toThrow('producer failed');
+      expect(counter.countEach(['hello world', 'again'])).toEqual([2, 1]);
+    });
+
+    it('count a batch started inside another one (the inner one in place) and keep both exact', () => {
+      const counter = tokenCounter();
+      const outer = counter.batch();
+      outer.add('outer text one');
+      expect(counter.countEach(['inner text', 'more inner text'])).toEqual([2, 3]);
+      outer.add('outer text two');
+      expect(outer.finish()).toEqual([3, 3]);
+      expect(outer.finish()).toEqual([3, 3]);
+      expect(() => outer.add('late')).toThrow(/finished/);
+    });
+  });
 
   it('agrees with tiktoken on seeded random text, long pieces included', () => {
     const alphabet = [

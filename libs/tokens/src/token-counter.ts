@@ -96,7 +96,22 @@ interface NativeModule {
     kinds: Uint8Array,
   ): NativeHandle;
   count(handle: NativeHandle, text: string, out: Int32Array): void;
+  beginBatch(handle: NativeHandle): NativeBatch | undefined;
+  pushBatch(batch: NativeBatch, text: string): void;
+  finishBatch(batch: NativeBatch): Int32Array;
 }
+
+const FINISHED_BATCH = 'this count batch is finished: start a new one with batch()';
+
+/** Texts counted while their producer goes on; see `TokenCounter.batch`. */
+export interface CountBatch {
+  add(text: string): void;
+  /** The counts of every text added, in order; waits for the counting to end. */
+  finish(): number[];
+}
+
+/** A batch being counted on the native counter's worker thread. */
+type NativeBatch = { readonly __nativeBatch: unique symbol };
 
 // Built by `npm install` (scripts/build-native.mjs) where a C++ toolchain exists; without it every
 // count takes the JavaScript path, with the same results.
@@ -219,6 +234,60 @@ export class TokenCounter {
     const stop = out[1] as number;
     const tokens = out[0] as number;
     return stop === text.length ? tokens : tokens + this.#countText(stop === 0 ? text : text.slice(stop));
+  }
+
+  /**
+   * A batch: texts handed over with `add` are counted while the caller goes on (on a second thread
+   * with the native counter; in `add` itself otherwise), and `finish` returns their exact counts in
+   * order. Call `finish` also when giving up on a batch (in a `finally`): it waits for the worker.
+   */
+  batch(): CountBatch {
+    const batch = this.#native === undefined ? undefined : nativeModule?.beginBatch(this.#native);
+    if (batch === undefined || nativeModule === undefined) {
+      const counts: number[] = [];
+      let finished = false;
+      return {
+        add: (text) => {
+          if (finished) throw new Error(FINISHED_BATCH);
+          counts.push(this.count(text));
+        },
+        finish: () => {
+          finished = true;
+          return counts;
+        },
+      };
+    }
+    const native = nativeModule;
+    const texts: string[] = [];
+    let counts: number[] | undefined;
+    return {
+      add: (text) => {
+        if (counts !== undefined) throw new Error(FINISHED_BATCH);
+        native.pushBatch(batch, text);
+        texts.push(text);
+      },
+      finish: () => {
+        if (counts !== undefined) return counts;
+        const results = native.finishBatch(batch);
+        counts = texts.map((text, index) => {
+          const tokens = results[2 * index] as number;
+          const stop = results[2 * index + 1] as number;
+          return stop === text.length ? tokens : tokens + this.#countText(text.slice(stop));
+        });
+        return counts;
+      },
+    };
+  }
+
+  /** The exact token count of each text, in order (counted as a batch: see `batch`). */
+  countEach(texts: Iterable<string>): number[] {
+    const batch = this.batch();
+    try {
+      for (const text of texts) batch.add(text);
+    } finally {
+      batch.finish();
+    }
+    return batch.finish();
   }
 
   #countText(text: string): number {
