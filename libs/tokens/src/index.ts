@@ -6,5 +6,6 @@ export {
   tokenCounter,
   countTokens,
   nativeTokenCounting,
+  useNativeTokenCounting,
 } from './token-counter';
 export type { CountBatch, EncodingName } from './token-counter';

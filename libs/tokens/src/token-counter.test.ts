@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, SHARED_CATALOGS, reportSharedDataSkip, sharedDataPath } from '@toolsearch/testing';
 import { RankTable } from './bpe-ranks';
@@ -152,6 +154,20 @@ describe('TokenCounter', () => {
     });
   }
   if (!nativeTokenCounting()) it.skip(NATIVE_SKIP_REASON, () => undefined);
+
+  it('keeps new process-wide counters to JavaScript after useNativeTokenCounting(false)', () => {
+    const script = [
+      "import { tokenCounter, useNativeTokenCounting } from './src/index.ts';",
+      'useNativeTokenCounting(false);',
+      "process.stdout.write(JSON.stringify([tokenCounter().native, tokenCounter().count('hello world')]));",
+    ].join('\n');
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      encoding: 'utf8',
+    });
+    expect(child.stderr).toBe('');
+    expect(JSON.parse(child.stdout)).toEqual([false, 2]);
+  });
 
   describe('batches', () => {
     it('finish even when producing a text throws, and the next batch works', () => {

@@ -373,6 +373,16 @@ export class TokenCounter {
 }
 
 const counters = new Map<EncodingName, TokenCounter>();
+let nativeWanted = true;
+
+/**
+ * Whether the process-wide counters made from now on may use the native counter (they do when it
+ * is built, unless this turned it off). A counter already made keeps its path. For measuring the
+ * JavaScript path, or working around the native one without reinstalling.
+ */
+export function useNativeTokenCounting(enabled: boolean): void {
+  nativeWanted = enabled;
+}
 
 /**
  * The process-wide counter for an encoding. Its rank table is loaded once (about 0.1 s for
@@ -381,7 +391,7 @@ const counters = new Map<EncodingName, TokenCounter>();
 export function tokenCounter(encoding: EncodingName = DEFAULT_ENCODING): TokenCounter {
   let counter = counters.get(encoding);
   if (counter === undefined) {
-    counter = new TokenCounter(encoding, RankTable.load(encoding));
+    counter = new TokenCounter(encoding, RankTable.load(encoding), { native: nativeWanted });
     counters.set(encoding, counter);
   }
   return counter;

@@ -2,7 +2,10 @@
  * Assembly benchmark: cold (first assembly in a fresh process, encoder already loaded) and warm
  * (the content-addressed cache answering, and a full recomputation in a warmed-up process).
  *
- *   npm run bench:assembly [-- --json]
+ *   npm run bench:assembly [-- --json] [-- --js-counter]
+ *
+ * `--js-counter` keeps token counting to its JavaScript path even where the native counter is
+ * built (what a machine without a C++ toolchain runs).
  *
  * Needs the shared evaluation data (../shared/data, or TOOLSEARCH_DATA_DIR).
  */
@@ -11,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseCatalogFiles, parseToolSearchConfig, type Toolset } from '@toolsearch/catalog';
 import { AssemblyCache, assembleSession } from '@toolsearch/disclosure';
-import { countTokens, tokenCounter } from '@toolsearch/tokens';
+import { countTokens, tokenCounter, useNativeTokenCounting } from '@toolsearch/tokens';
 import {
   hasSharedData,
   SHARED_CATALOGS,
@@ -46,6 +49,7 @@ function percentile(sorted: readonly number[], p: number): number {
 /** Child mode: load the catalog, load the encoder, then time the very first assembly. */
 function coldChild(caseName: string, context: number, cap: number): void {
   const toolsets = load(CASES[caseName] ?? []);
+  useNativeTokenCounting(!process.argv.includes('--js-counter'));
   tokenCounter();
   const start = performance.now();
   const { result } = assembleSession({ toolsets, config: configFor(cap), contextTokens: context });
@@ -54,6 +58,7 @@ function coldChild(caseName: string, context: number, cap: number): void {
   process.stdout.write(
     JSON.stringify({
       ms,
+      counter: tokenCounter().native ? 'native' : 'JavaScript',
       tier: result.tier,
       form: result.listing_form,
       listing: result.listing_tokens,
@@ -67,6 +72,8 @@ function main(): void {
   const [, , mode, caseName, context, cap] = process.argv;
   if (mode === '--cold-child' && caseName && context && cap) return coldChild(caseName, Number(context), Number(cap));
   const json = process.argv.includes('--json');
+  const jsCounter = process.argv.includes('--js-counter');
+  useNativeTokenCounting(!jsCounter);
   if (!hasSharedData()) {
     console.error(SHARED_DATA_SKIP_REASON);
     process.exitCode = 2;
@@ -79,16 +86,28 @@ function main(): void {
     const tools = toolsets.reduce((sum, t) => sum + t.tools.length, 0);
     for (const { context, cap } of SETTINGS) {
       const colds: number[] = [];
-      let info: { tier: number; form: string; listing: number; exact: number; budget: number } | undefined;
+      let info:
+        | { counter: string; tier: number; form: string; listing: number; exact: number; budget: number }
+        | undefined;
       for (let run = 0; run < 3; run += 1) {
         const child = spawnSync(
           process.execPath,
-          ['--import', 'tsx', self, '--cold-child', caseName, String(context), String(cap)],
+          [
+            '--import',
+            'tsx',
+            self,
+            '--cold-child',
+            caseName,
+            String(context),
+            String(cap),
+            ...(jsCounter ? ['--js-counter'] : []),
+          ],
           { encoding: 'utf8' },
         );
         if (child.status !== 0) throw new Error(child.stderr);
         const parsed = JSON.parse(child.stdout) as {
           ms: number;
+          counter: string;
           tier: number;
           form: string;
           listing: number;
@@ -121,6 +140,7 @@ function main(): void {
         tools,
         context,
         listing_max_tokens: cap,
+        counter: info?.counter,
         tier: info?.tier,
         listing_form: info?.form,
         listing_tokens: info?.listing,
