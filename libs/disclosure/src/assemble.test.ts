@@ -184,6 +184,28 @@ describe('assembleSession', () => {
     expect(result.deferred_tokens).toBe(expected);
   });
 
+  it('counts the same schemas again from memory, and new ones next to known ones, exactly', () => {
+    const big = bigServer('schemas', 40);
+    const first = assembleSession({ toolsets: [big], config: defaults, contextTokens: 200_000 }).result;
+    const again = assembleSession({ toolsets: [big], config: defaults, contextTokens: 200_000 }).result;
+    expect(again.deferred_tokens).toBe(first.deferred_tokens);
+    expect(again.hash).toBe(first.hash);
+    // `fresh` has never been assembled: its schemas are counted in a batch next to known ones.
+    const fresh = bigServer('fresh', 7);
+    const both = assembleSession({ toolsets: [big, fresh], config: defaults, contextTokens: 200_000 }).result;
+    const freshOnly = assembleSession({ toolsets: [fresh], config: defaults, contextTokens: 200_000 }).result;
+    expect(both.deferred_tokens).toBe(first.deferred_tokens + freshOnly.deferred_tokens);
+    const direct = fresh.tools.reduce(
+      (sum, t) =>
+        sum +
+        tokenCounter().countDirect(
+          JSON.stringify({ name: `fresh__${t.name}`, description: t.description, parameters: t.inputSchema }),
+        ),
+      0,
+    );
+    expect(freshOnly.deferred_tokens).toBe(direct);
+  });
+
   describe('budget-gated mode (auto:N)', () => {
     const config = parseToolSearchConfig({}, { enableToolSearch: 'auto:5' }).config;
 

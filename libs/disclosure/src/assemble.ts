@@ -7,7 +7,13 @@ import {
   type ToolSearchConfig,
   type Toolset,
 } from '@toolsearch/catalog';
-import { DEFAULT_ENCODING, tokenCounter, type EncodingName, type TokenCounter } from '@toolsearch/tokens';
+import {
+  DEFAULT_ENCODING,
+  tokenCounter,
+  type CountBatch,
+  type EncodingName,
+  type TokenCounter,
+} from '@toolsearch/tokens';
 import { bridgeTools, type NeutralTool } from './bridge-schemas';
 import { formatTools, type FormattedTool, type ToolFormat } from './formats';
 import { buildListing, listingBudget, type Listing, type ListingForm } from './listing';
@@ -96,7 +102,8 @@ function schemaText(tool: SessionTool): string {
 function startSchemaCount(tools: readonly SessionTool[], counter: TokenCounter): () => number {
   let known = 0;
   const unknown: { byKey: Map<string, number>; key: string }[] = [];
-  const batch = counter.batch();
+  // Started at the first schema whose count is not known yet: a fully known table needs no thread.
+  let batch: CountBatch | undefined;
   try {
     for (const tool of tools) {
       let byKey = schemaTokenMemo.get(tool.definition);
@@ -110,14 +117,16 @@ function startSchemaCount(tools: readonly SessionTool[], counter: TokenCounter):
         known += tokens;
         continue;
       }
+      batch ??= counter.batch();
       batch.add(schemaText(tool));
       unknown.push({ byKey, key });
     }
   } catch (error) {
-    batch.finish();
+    batch?.finish();
     throw error;
   }
   return () => {
+    if (batch === undefined) return known;
     const counts = batch.finish();
     let total = known;
     unknown.forEach(({ byKey, key }, index) => {
