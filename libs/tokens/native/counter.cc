@@ -7,15 +7,17 @@
 // alternative, as a backtracking matcher takes them), counts a piece that is a token with one table
 // lookup, remembers the count of every piece in two bounded direct-mapped tables, and byte-pair
 // encodes a new piece with the same merge procedure as tiktoken. Where a boundary depends on a
-// character outside the Basic Multilingual Plane (a surrogate pair), or a piece is longer than
-// kMaxPiece bytes, it stops and reports where: that place is a piece boundary, and the JavaScript
-// counter counts the rest with the encoding's own regular expression.
+// character whose kind it does not have (an astral block not handed over yet, a lone surrogate),
+// or a piece is longer than kMaxPiece bytes, it stops and reports where: that place is a piece
+// boundary, and the JavaScript side hands the block over and counts again, or counts the rest
+// with the encoding's own regular expression.
 //
 // The merge ranks and the character kinds come from JavaScript (the rank files of the tiktoken
-// package, and a table built with the patterns' own Unicode classes), so each has one source.
+// package, and tables built with the patterns' own Unicode classes), so each has one source.
 
 #include <node_api.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <cstring>
@@ -59,11 +61,41 @@ constexpr int kNoMatch = -2;
 // own encoder): the merge procedure is quadratic in the piece's length.
 constexpr int kMaxPiece = 96;
 
+// Kinds of the characters outside the Basic Multilingual Plane, in blocks of 4,096 code points
+// handed over by JavaScript when a text first needs them (never freed: at most 1 MB). Shared by
+// every counter and thread of the process.
+constexpr int kAstralBlocks = 256;
+std::atomic<const uint8_t*> g_astral_kinds[kAstralBlocks];
+
+inline bool IsHighSurrogate(char16_t c) { return c >= 0xd800 && c <= 0xdbff; }
+inline bool IsLowSurrogate(char16_t c) { return c >= 0xdc00 && c <= 0xdfff; }
+
 struct Text {
   const char16_t* chars;
   int end;
   const uint8_t* kinds;
-  int KindAt(int at) const { return kinds[chars[at]]; }
+  // The astral block a kind was missing from (-1: none); counting stops where it is needed.
+  mutable int missing_block = -1;
+
+  // Code units the character at `at` takes: 2 for a surrogate pair, else 1.
+  int Width(int at) const {
+    return IsHighSurrogate(chars[at]) && at + 1 < end && IsLowSurrogate(chars[at + 1]) ? 2 : 1;
+  }
+
+  // The kind of the character at `at`; kOther for a lone surrogate or an astral character whose
+  // block JavaScript has not handed over yet.
+  int KindAt(int at) const {
+    const char16_t c = chars[at];
+    if (c < 0xd800 || c > 0xdfff) return kinds[c];
+    if (!IsHighSurrogate(c) || at + 1 >= end || !IsLowSurrogate(chars[at + 1])) return kOther;
+    const uint32_t offset = ((c - 0xd800u) << 10) + (chars[at + 1] - 0xdc00u);  // code point - 0x10000
+    const uint8_t* block = g_astral_kinds[offset >> 12].load(std::memory_order_acquire);
+    if (block == nullptr) {
+      missing_block = static_cast<int>(offset >> 12);
+      return kOther;
+    }
+    return block[offset & 0xfff];
+  }
 };
 
 // 's 't 're 've 'm 'll 'd in any case at `at`: the end of it, or -1.
@@ -85,19 +117,19 @@ int RunEnd(const Text& text, int start, unsigned set) {
     const int kind = text.KindAt(at);
     if (kind == kOther) return kUncertain;
     if (!(Bit(kind) & set)) break;
-    ++at;
+    at += text.Width(at);
   }
   return at;
 }
 
 // \p{N}{1,3} from `start` (a digit).
 int DigitsEnd(const Text& text, int start) {
-  int at = start + 1;
+  int at = start + text.Width(start);
   for (int n = 1; n < 3 && at < text.end; ++n) {
     const int kind = text.KindAt(at);
     if (kind == kOther) return kUncertain;
     if (kind != kDigit) break;
-    ++at;
+    at += text.Width(at);
   }
   return at;
 }
@@ -141,8 +173,13 @@ int O200kLowerEnd(const Text& text, int start) {
   const int upper = RunEnd(text, start, kUpperish);
   if (upper < 0) return upper;
   if (upper < text.end && (Bit(text.KindAt(upper)) & kLowerish)) return RunEnd(text, upper, kLowerish);
-  for (int at = upper - 1; at >= start; --at)
-    if (Bit(text.KindAt(at)) & kLowerish) return at + 1;
+  for (int at = upper; at > start;) {
+    int previous = at - 1;  // the start of the character that ends at `at`
+    if (IsLowSurrogate(text.chars[previous]) && previous > start && IsHighSurrogate(text.chars[previous - 1]))
+      previous -= 1;
+    if (Bit(text.KindAt(previous)) & kLowerish) return at;
+    at = previous;
+  }
   return kNoMatch;
 }
 
@@ -162,13 +199,14 @@ int WithContraction(const Text& text, int end) {
 int O200kPieceEnd(const Text& text, int start) {
   const int kind = text.KindAt(start);
   if (kind == kOther) return kUncertain;
-  const bool prefixed = (Bit(kind) & kPrefix) && start + 1 < text.end;
-  if (prefixed && text.KindAt(start + 1) == kOther) return kUncertain;
+  const int next = start + text.Width(start);
+  const bool prefixed = (Bit(kind) & kPrefix) && next < text.end;
+  if (prefixed && text.KindAt(next) == kOther) return kUncertain;
   // The two letter alternatives, each with its optional leading character first and then without.
   int end = kNoMatch;
-  if (prefixed) end = O200kLowerEnd(text, start + 1);
+  if (prefixed) end = O200kLowerEnd(text, next);
   if (end == kNoMatch && (Bit(kind) & (kLowerish | kUpperish))) end = O200kLowerEnd(text, start);
-  if (end == kNoMatch && prefixed) end = O200kUpperEnd(text, start + 1);
+  if (end == kNoMatch && prefixed) end = O200kUpperEnd(text, next);
   if (end == kNoMatch && (Bit(kind) & kUpperish)) end = O200kUpperEnd(text, start);
   if (end != kNoMatch) return WithContraction(text, end);
   if (kind == kDigit) return DigitsEnd(text, start);
@@ -183,10 +221,11 @@ int Cl100kPieceEnd(const Text& text, int start) {
   if (kind == kOther) return kUncertain;
   const int contraction = ContractionEnd(text, start);  // comes first, wherever it stands
   if (contraction >= 0) return contraction;
-  if ((Bit(kind) & kPrefix) && start + 1 < text.end) {
-    const int next = text.KindAt(start + 1);
-    if (next == kOther) return kUncertain;
-    if (Bit(next) & kLetters) return RunEnd(text, start + 1, kLetters);
+  const int next = start + text.Width(start);
+  if ((Bit(kind) & kPrefix) && next < text.end) {
+    const int next_kind = text.KindAt(next);
+    if (next_kind == kOther) return kUncertain;
+    if (Bit(next_kind) & kLetters) return RunEnd(text, next, kLetters);
   }
   if (Bit(kind) & kLetters) return RunEnd(text, start, kLetters);
   if (kind == kDigit) return DigitsEnd(text, start);
@@ -339,7 +378,8 @@ class Counter {
 
   // Counts `chars[0, length)` until done or until the rest needs the regular expression; returns
   // the count and sets `stop` to where it ended (a piece boundary; `length` when done).
-  int Count(const char16_t* chars, int length, int* stop) {
+  // `missing_block` is the astral block whose kinds are needed to go on (-1: none).
+  int Count(const char16_t* chars, int length, int* stop, int* missing_block) {
     const Text text{chars, length, kinds_};
     int total = 0;
     int start = 0;
@@ -352,6 +392,7 @@ class Counter {
       start = end;
     }
     *stop = start;
+    *missing_block = start < length ? text.missing_block : -1;
     return total;
   }
 
@@ -398,7 +439,17 @@ class Counter {
     std::memset(bytes, 0, 16);
     int size = 0;
     for (int i = 0; i < length; ++i) {
-      if (size + 3 > kMaxPiece) return -1;
+      if (size + 4 > kMaxPiece) return -1;
+      if (IsHighSurrogate(piece[i]) && i + 1 < length && IsLowSurrogate(piece[i + 1])) {
+        const uint32_t point = 0x10000 + ((piece[i] - 0xd800u) << 10) + (piece[i + 1] - 0xdc00u);
+        bytes[size] = static_cast<uint8_t>(0xf0 | (point >> 18));
+        bytes[size + 1] = static_cast<uint8_t>(0x80 | ((point >> 12) & 0x3f));
+        bytes[size + 2] = static_cast<uint8_t>(0x80 | ((point >> 6) & 0x3f));
+        bytes[size + 3] = static_cast<uint8_t>(0x80 | (point & 0x3f));
+        size += 4;
+        ++i;
+        continue;
+      }
       size = PutUtf8(bytes, size, piece[i]);
     }
     if (size > kShortBytes) return LongPieceCount(bytes, size);
@@ -423,7 +474,8 @@ class Counter {
     return count;
   }
 
-  // A code unit (never a surrogate: those are kOther) as UTF-8 at `bytes[size]`; the new size.
+  // A code unit of the Basic Multilingual Plane, not a surrogate, as UTF-8 at `bytes[size]`; the
+  // new size. (Pieces never hold a lone surrogate: those are kOther.)
   static int PutUtf8(uint8_t* bytes, int size, char16_t c) {
     if (c < 0x80) {
       bytes[size] = static_cast<uint8_t>(c);
@@ -493,8 +545,8 @@ class Batch {
     ready_.notify_one();
   }
 
-  // Waits for every text to be counted; then results()[2i] is text i's count and results()[2i + 1]
-  // where counting stopped.
+  // Waits for every text to be counted; then results()[3i] is text i's count, results()[3i + 1]
+  // where counting stopped and results()[3i + 2] the astral block it needed there (or -1).
   void Finish() {
     if (finished_) return;
     {
@@ -519,10 +571,12 @@ class Batch {
         if (next == texts_.size()) return;
         text = &texts_[next];  // a deque keeps its elements in place as it grows
       }
-      int stop = 0;
-      const int tokens = handle_->background->Count(text->data(), static_cast<int>(text->size()), &stop);
+      int stop = 0, missing_block = -1;
+      const int tokens =
+          handle_->background->Count(text->data(), static_cast<int>(text->size()), &stop, &missing_block);
       results_.push_back(tokens);  // read only after the join
       results_.push_back(stop);
+      results_.push_back(missing_block);
       std::u16string().swap(*text);
     }
   }
@@ -592,7 +646,8 @@ napi_value CreateCounter(napi_env env, napi_callback_info info) {
   return handle;
 }
 
-// count(handle, text: string, out: Int32Array): out[0] = tokens, out[1] = where counting stopped
+// count(handle, text: string, out: Int32Array): out[0] = tokens, out[1] = where counting stopped,
+// out[2] = the astral block of character kinds it needs to go on from there (-1: none)
 napi_value Count(napi_env env, napi_callback_info info) {
   size_t argc = 3;
   napi_value args[3];
@@ -603,16 +658,17 @@ napi_value Count(napi_env env, napi_callback_info info) {
     return Throw(env, "count: the first argument is not a counter handle");
   int32_t* out = nullptr;
   size_t out_length = 0;
-  if (!TypedArray(env, args[2], napi_int32_array, &out, &out_length) || out_length < 2)
-    return Throw(env, "count: out must be an Int32Array of length 2");
+  if (!TypedArray(env, args[2], napi_int32_array, &out, &out_length) || out_length < 3)
+    return Throw(env, "count: out must be an Int32Array of length 3");
   size_t length = 0;
   if (napi_get_value_string_utf16(env, args[1], nullptr, 0, &length) != napi_ok)
     return Throw(env, "count: text must be a string");
   if (g_text.size() < length + 1) g_text.resize(length + 1);
   napi_get_value_string_utf16(env, args[1], g_text.data(), length + 1, &length);
-  int stop = 0;
-  out[0] = static_cast<Handle*>(data)->main.Count(g_text.data(), static_cast<int>(length), &stop);
+  int stop = 0, missing_block = -1;
+  out[0] = static_cast<Handle*>(data)->main.Count(g_text.data(), static_cast<int>(length), &stop, &missing_block);
   out[1] = stop;
+  out[2] = missing_block;
   if (g_text.size() > (1u << 22)) std::vector<char16_t>().swap(g_text);  // do not keep a huge buffer
   return nullptr;
 }
@@ -665,7 +721,7 @@ napi_value PushBatch(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
-// finishBatch(batch): Int32Array [count 0, stop 0, count 1, stop 1, ...] in the order pushed
+// finishBatch(batch): Int32Array [count, stop, missing block] per text, in the order pushed
 napi_value FinishBatch(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value args[1];
@@ -682,8 +738,32 @@ napi_value FinishBatch(napi_env env, napi_callback_info info) {
   return array;
 }
 
+// setAstralKinds(block: number, kinds: Uint8Array(4096)): the kinds of code points
+// 0x10000 + block * 4096 ... + 4095. The first call for a block wins; later ones are ignored.
+napi_value SetAstralKinds(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value args[2];
+  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
+  int32_t block = -1;
+  if (argc < 2 || napi_get_value_int32(env, args[0], &block) != napi_ok || block < 0 || block >= kAstralBlocks)
+    return Throw(env, "setAstralKinds: the block must be an integer from 0 to 255");
+  uint8_t* kinds = nullptr;
+  size_t kind_count = 0;
+  if (!TypedArray(env, args[1], napi_uint8_array, &kinds, &kind_count) || kind_count != 4096)
+    return Throw(env, "setAstralKinds expects a Uint8Array of 4096 character kinds");
+  for (size_t i = 0; i < kind_count; ++i)
+    if (kinds[i] == kOther || kinds[i] > kPunct) return Throw(env, "setAstralKinds: unknown character kind");
+  auto* copy = new uint8_t[4096];
+  std::memcpy(copy, kinds, 4096);
+  const uint8_t* expected = nullptr;
+  if (!g_astral_kinds[block].compare_exchange_strong(expected, copy, std::memory_order_acq_rel)) delete[] copy;
+  return nullptr;
+}
+
 napi_value Init(napi_env env, napi_value exports) {
   napi_value fn;
+  napi_create_function(env, "setAstralKinds", NAPI_AUTO_LENGTH, SetAstralKinds, nullptr, &fn);
+  napi_set_named_property(env, exports, "setAstralKinds", fn);
   napi_create_function(env, "beginBatch", NAPI_AUTO_LENGTH, BeginBatch, nullptr, &fn);
   napi_set_named_property(env, exports, "beginBatch", fn);
   napi_create_function(env, "pushBatch", NAPI_AUTO_LENGTH, PushBatch, nullptr, &fn);

@@ -66,8 +66,12 @@ const SAMPLES = [
   'A\u0301B\u0301c e\u0301\u0301 \u0301x \u0301\u0301 .\u0301a ABC\u0301 ab\u0301C',
   'नमस्ते दुनिया ٣٤٥٦١ ١٢ ²³ Ⅻ½ 第1234章',
   'non-breaking\u00a0space\u2028line\u3000ideographic \u2003\n\u00a0\nend',
-  // Characters outside the Basic Multilingual Plane (surrogate pairs) next to everything else.
+  // Characters outside the Basic Multilingual Plane (surrogate pairs) next to everything else:
+  // math letters of both cases, astral digits, CJK extension B, emoji with a skin-tone modifier,
+  // an astral combining mark, a tag character, an unassigned code point, lone surrogates.
   '𝐀𝐁𝐜 😀x 𝟘𝟙𝟚𝟛 a😀b 😀\n 😀 ok then 𝐀bc',
+  '𝐚𝐁𝐜𝐀 A𝐚 𝐀a 𠀀𠀁字 👍🏻ok 1𝟘23 x\u{1D167}y 𝐀\u{1D167}b \u{E0020}tag \u{10FFFF} .😀a',
+  'lone \ud800x \udc00y z\ud800',
 ];
 
 // A seeded alphabet for random text: ASCII, every Unicode class the patterns tell apart,
@@ -114,6 +118,14 @@ const UNICODE_ALPHABET = [
   'の',
   '-',
   '\u200d',
+  '𝐚',
+  '𝟘',
+  '𠀀',
+  '👍',
+  '\u{1F3FB}',
+  '\u{1D167}',
+  '\u{E0020}',
+  '\ud800',
 ];
 
 describe('TokenCounter', () => {

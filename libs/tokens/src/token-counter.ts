@@ -96,6 +96,7 @@ interface NativeModule {
     kinds: Uint8Array,
   ): NativeHandle;
   count(handle: NativeHandle, text: string, out: Int32Array): void;
+  setAstralKinds(block: number, kinds: Uint8Array): void;
   beginBatch(handle: NativeHandle): NativeBatch | undefined;
   pushBatch(batch: NativeBatch, text: string): void;
   finishBatch(batch: NativeBatch): Int32Array;
@@ -153,6 +154,28 @@ function characterKinds(): Uint8Array {
   return kinds;
 }
 
+const ASTRAL_BLOCK = 4096;
+const astralBlocksGiven = new Set<number>();
+
+/**
+ * Hands the native counter the kinds of the astral code points 0x10000 + block * 4096 onwards,
+ * built with the same Unicode classes as the BMP table (a few milliseconds, once per block and
+ * process). False when there is nothing new to hand over (no block asked for, or given already).
+ */
+function provideAstralKinds(native: NativeModule, block: number): boolean {
+  if (block < 0 || astralBlocksGiven.has(block)) return false;
+  const first = 0x10000 + block * ASTRAL_BLOCK;
+  const points: string[] = [];
+  for (let offset = 0; offset < ASTRAL_BLOCK; offset += 1) points.push(String.fromCodePoint(first + offset));
+  const all = points.join(''); // every character two code units long
+  const blockKinds = new Uint8Array(ASTRAL_BLOCK).fill(PUNCTUATION_KIND);
+  for (const [pattern, kind] of KIND_CLASSES)
+    for (const match of all.matchAll(pattern)) blockKinds[match.index / 2] = kind;
+  native.setAstralKinds(block, blockKinds);
+  astralBlocksGiven.add(block);
+  return true;
+}
+
 /** Whether the native counter was built and loaded in this process. */
 export function nativeTokenCounting(): boolean {
   return nativeModule !== undefined;
@@ -202,7 +225,8 @@ export class TokenCounter {
   readonly #pieces = new CountCache();
   readonly #chunks = new CountCache();
   readonly #native: NativeHandle | undefined;
-  readonly #nativeOut = new Int32Array(2); // [tokens, where the native counter stopped]
+  // [tokens, where the native counter stopped, the astral block of kinds it needed there or -1]
+  readonly #nativeOut = new Int32Array(3);
 
   /** `native: false` keeps to the JavaScript path even when the native counter is built. */
   constructor(encoding: EncodingName, ranks: RankTable, options: { native?: boolean } = {}) {
@@ -227,13 +251,17 @@ export class TokenCounter {
   /** The exact token count of `text`. Special-token text such as `<|endoftext|>` counts as plain text. */
   count(text: string): number {
     if (this.#native === undefined || nativeModule === undefined) return this.#countText(text);
-    // The native counter takes ASCII text as far as it can decide piece boundaries alone; where it
-    // stops is a piece boundary, so the rest counts on its own.
+    // The native counter goes as far as it can decide piece boundaries alone. Where it stops is a
+    // piece boundary: when it stopped for an astral block of character kinds, that block is handed
+    // over and the text counted again; otherwise the rest counts on its own in JavaScript.
     const out = this.#nativeOut;
-    nativeModule.count(this.#native, text, out);
+    for (;;) {
+      nativeModule.count(this.#native, text, out);
+      if (out[1] === text.length) return out[0] as number;
+      if (!provideAstralKinds(nativeModule, out[2] as number)) break;
+    }
     const stop = out[1] as number;
-    const tokens = out[0] as number;
-    return stop === text.length ? tokens : tokens + this.#countText(stop === 0 ? text : text.slice(stop));
+    return (out[0] as number) + this.#countText(stop === 0 ? text : text.slice(stop));
   }
 
   /**
@@ -270,9 +298,11 @@ export class TokenCounter {
         if (counts !== undefined) return counts;
         const results = native.finishBatch(batch);
         counts = texts.map((text, index) => {
-          const tokens = results[2 * index] as number;
-          const stop = results[2 * index + 1] as number;
-          return stop === text.length ? tokens : tokens + this.#countText(text.slice(stop));
+          const tokens = results[3 * index] as number;
+          const stop = results[3 * index + 1] as number;
+          if (stop === text.length) return tokens;
+          provideAstralKinds(native, results[3 * index + 2] as number);
+          return tokens + this.count(text.slice(stop));
         });
         return counts;
       },
