@@ -593,11 +593,24 @@ class Batch {
 
 // ---- N-API ------------------------------------------------------------------------------------
 
-thread_local std::vector<char16_t> g_text;  // the text being counted, per JavaScript thread
-
 napi_value Throw(napi_env env, const char* message) {
   napi_throw_type_error(env, nullptr, message);
   return nullptr;
+}
+
+// The call's first N arguments into `args`; false when fewer were passed.
+template <size_t N>
+bool Arguments(napi_env env, napi_callback_info info, napi_value (&args)[N]) {
+  size_t argc = N;
+  return napi_get_cb_info(env, info, &argc, args, nullptr, nullptr) == napi_ok && argc >= N;
+}
+
+// The native object behind an external handle, or nullptr.
+template <typename T>
+T* External(napi_env env, napi_value value) {
+  void* data = nullptr;
+  if (napi_get_value_external(env, value, &data) != napi_ok) return nullptr;
+  return static_cast<T*>(data);
 }
 
 template <typename T>
@@ -612,13 +625,22 @@ bool TypedArray(napi_env env, napi_value value, napi_typedarray_type want, T** d
   return true;
 }
 
+// A JavaScript string's UTF-16 code units into `out` (resized to fit); false when it is no string.
+template <typename Units>
+bool Utf16(napi_env env, napi_value value, Units* out, size_t* length) {
+  if (napi_get_value_string_utf16(env, value, nullptr, 0, length) != napi_ok) return false;
+  if (out->size() < *length + 1) out->resize(*length + 1);
+  return napi_get_value_string_utf16(env, value, out->data(), *length + 1, length) == napi_ok;
+}
+
+thread_local std::vector<char16_t> g_text;  // the text being counted, per JavaScript thread
+
 // createCounter(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array, cl100k: boolean,
 //               kinds: Uint8Array(65536)): handle
 napi_value CreateCounter(napi_env env, napi_callback_info info) {
-  size_t argc = 5;
   napi_value args[5];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
-  if (argc < 5) return Throw(env, "createCounter(bytes, starts, ranks, cl100k, kinds) needs five arguments");
+  if (!Arguments(env, info, args))
+    return Throw(env, "createCounter(bytes, starts, ranks, cl100k, kinds) needs five arguments");
   uint8_t* bytes = nullptr;
   int32_t* starts = nullptr;
   int32_t* ranks = nullptr;
@@ -649,24 +671,18 @@ napi_value CreateCounter(napi_env env, napi_callback_info info) {
 // count(handle, text: string, out: Int32Array): out[0] = tokens, out[1] = where counting stopped,
 // out[2] = the astral block of character kinds it needs to go on from there (-1: none)
 napi_value Count(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value args[3];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
-  if (argc < 3) return Throw(env, "count(handle, text, out) needs three arguments");
-  void* data = nullptr;
-  if (napi_get_value_external(env, args[0], &data) != napi_ok || data == nullptr)
-    return Throw(env, "count: the first argument is not a counter handle");
+  if (!Arguments(env, info, args)) return Throw(env, "count(handle, text, out) needs three arguments");
+  auto* handle = External<Handle>(env, args[0]);
+  if (handle == nullptr) return Throw(env, "count: the first argument is not a counter handle");
   int32_t* out = nullptr;
   size_t out_length = 0;
   if (!TypedArray(env, args[2], napi_int32_array, &out, &out_length) || out_length < 3)
     return Throw(env, "count: out must be an Int32Array of length 3");
   size_t length = 0;
-  if (napi_get_value_string_utf16(env, args[1], nullptr, 0, &length) != napi_ok)
-    return Throw(env, "count: text must be a string");
-  if (g_text.size() < length + 1) g_text.resize(length + 1);
-  napi_get_value_string_utf16(env, args[1], g_text.data(), length + 1, &length);
+  if (!Utf16(env, args[1], &g_text, &length)) return Throw(env, "count: text must be a string");
   int stop = 0, missing_block = -1;
-  out[0] = static_cast<Handle*>(data)->main.Count(g_text.data(), static_cast<int>(length), &stop, &missing_block);
+  out[0] = handle->main.Count(g_text.data(), static_cast<int>(length), &stop, &missing_block);
   out[1] = stop;
   out[2] = missing_block;
   if (g_text.size() > (1u << 22)) std::vector<char16_t>().swap(g_text);  // do not keep a huge buffer
@@ -676,13 +692,9 @@ napi_value Count(napi_env env, napi_callback_info info) {
 // beginBatch(handle): a batch handle, or undefined when the handle has one open already or no
 // thread could be started (the caller then counts one text at a time).
 napi_value BeginBatch(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value args[1];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
-  void* data = nullptr;
-  if (argc < 1 || napi_get_value_external(env, args[0], &data) != napi_ok || data == nullptr)
-    return Throw(env, "beginBatch: the argument is not a counter handle");
-  auto* handle = static_cast<Handle*>(data);
+  auto* handle = Arguments(env, info, args) ? External<Handle>(env, args[0]) : nullptr;
+  if (handle == nullptr) return Throw(env, "beginBatch: the argument is not a counter handle");
   napi_value result;
   napi_get_undefined(env, &result);
   if (handle->batch_open) return result;
@@ -699,34 +711,23 @@ napi_value BeginBatch(napi_env env, napi_callback_info info) {
   return result;
 }
 
-Batch* BatchArgument(napi_env env, napi_value value) {
-  void* data = nullptr;
-  if (napi_get_value_external(env, value, &data) != napi_ok) return nullptr;
-  return static_cast<Batch*>(data);
-}
-
 // pushBatch(batch, text: string)
 napi_value PushBatch(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value args[2];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
-  Batch* batch = argc < 2 ? nullptr : BatchArgument(env, args[0]);
+  auto* batch = Arguments(env, info, args) ? External<Batch>(env, args[0]) : nullptr;
   if (batch == nullptr) return Throw(env, "pushBatch(batch, text) needs a batch handle and a string");
+  std::u16string text;
   size_t length = 0;
-  if (napi_get_value_string_utf16(env, args[1], nullptr, 0, &length) != napi_ok)
-    return Throw(env, "pushBatch: text must be a string");
-  std::u16string text(length, u'\0');
-  napi_get_value_string_utf16(env, args[1], text.data(), length + 1, &length);
+  if (!Utf16(env, args[1], &text, &length)) return Throw(env, "pushBatch: text must be a string");
+  text.resize(length);
   batch->Push(std::move(text));
   return nullptr;
 }
 
 // finishBatch(batch): Int32Array [count, stop, missing block] per text, in the order pushed
 napi_value FinishBatch(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value args[1];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
-  Batch* batch = argc < 1 ? nullptr : BatchArgument(env, args[0]);
+  auto* batch = Arguments(env, info, args) ? External<Batch>(env, args[0]) : nullptr;
   if (batch == nullptr) return Throw(env, "finishBatch: the argument is not a batch handle");
   batch->Finish();
   const std::vector<int32_t>& results = batch->results();
@@ -741,11 +742,10 @@ napi_value FinishBatch(napi_env env, napi_callback_info info) {
 // setAstralKinds(block: number, kinds: Uint8Array(4096)): the kinds of code points
 // 0x10000 + block * 4096 ... + 4095. The first call for a block wins; later ones are ignored.
 napi_value SetAstralKinds(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
   napi_value args[2];
-  napi_get_cb_info(env, info, &argc, args, nullptr, nullptr);
   int32_t block = -1;
-  if (argc < 2 || napi_get_value_int32(env, args[0], &block) != napi_ok || block < 0 || block >= kAstralBlocks)
+  if (!Arguments(env, info, args) || napi_get_value_int32(env, args[0], &block) != napi_ok || block < 0 ||
+      block >= kAstralBlocks)
     return Throw(env, "setAstralKinds: the block must be an integer from 0 to 255");
   uint8_t* kinds = nullptr;
   size_t kind_count = 0;

@@ -140,15 +140,21 @@ const KIND_CLASSES: readonly (readonly [RegExp, number])[] = [
 const PUNCTUATION_KIND = 8;
 let kinds: Uint8Array | undefined;
 
+/** Fills `out[i]` with the kind of the i-th character of `text`, each `width` code units long. */
+function classify(text: string, width: 1 | 2, out: Uint8Array): Uint8Array {
+  out.fill(PUNCTUATION_KIND);
+  for (const [pattern, kind] of KIND_CLASSES)
+    for (const match of text.matchAll(pattern)) out[match.index / width] = kind;
+  return out;
+}
+
 /** Every code unit of the Basic Multilingual Plane classified once per process (about 30 ms). */
 function characterKinds(): Uint8Array {
   if (kinds === undefined) {
-    kinds = new Uint8Array(65_536).fill(PUNCTUATION_KIND);
     const units: string[] = [];
     for (let unit = 0; unit < 65_536; unit += 1)
       units.push(unit >= 0xd800 && unit <= 0xdfff ? '\u0000' : String.fromCharCode(unit));
-    const all = units.join('');
-    for (const [pattern, kind] of KIND_CLASSES) for (const match of all.matchAll(pattern)) kinds[match.index] = kind;
+    kinds = classify(units.join(''), 1, new Uint8Array(65_536));
     kinds.fill(0, 0xd800, 0xe000);
   }
   return kinds;
@@ -167,11 +173,7 @@ function provideAstralKinds(native: NativeModule, block: number): boolean {
   const first = 0x10000 + block * ASTRAL_BLOCK;
   const points: string[] = [];
   for (let offset = 0; offset < ASTRAL_BLOCK; offset += 1) points.push(String.fromCodePoint(first + offset));
-  const all = points.join(''); // every character two code units long
-  const blockKinds = new Uint8Array(ASTRAL_BLOCK).fill(PUNCTUATION_KIND);
-  for (const [pattern, kind] of KIND_CLASSES)
-    for (const match of all.matchAll(pattern)) blockKinds[match.index / 2] = kind;
-  native.setAstralKinds(block, blockKinds);
+  native.setAstralKinds(block, classify(points.join(''), 2, new Uint8Array(ASTRAL_BLOCK)));
   astralBlocksGiven.add(block);
   return true;
 }
