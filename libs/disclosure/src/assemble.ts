@@ -138,25 +138,31 @@ function startSchemaCount(tools: readonly SessionTool[], counter: TokenCounter):
   };
 }
 
-function decideActivation(
+/**
+ * Whether the bridge replaces the deferrable tools this turn, when that does not depend on what
+ * their schemas weigh; undefined when it does (`auto:N`, not active before).
+ */
+function activationWithoutWeight(
   config: ToolSearchConfig,
   deferrableCount: number,
-  deferredTokens: number,
-  contextTokens: number,
   previouslyActive: boolean,
-): boolean {
+): boolean | undefined {
   if (deferrableCount === 0) return false;
   switch (config.activation.kind) {
     case 'off':
       return false;
     case 'on':
       return true;
-    case 'budget': {
-      if (previouslyActive) return true;
-      const context = contextTokens > 0 ? contextTokens : ASSUMED_CONTEXT_TOKENS;
-      return deferredTokens >= (context * config.activation.pct) / 100;
-    }
+    case 'budget':
+      return previouslyActive ? true : undefined;
   }
+}
+
+/** In `auto:N` mode: whether the deferrable schemas reach N % of the context window. */
+function heavyEnough(config: ToolSearchConfig, deferredTokens: number, contextTokens: number): boolean {
+  if (config.activation.kind !== 'budget') return false;
+  const context = contextTokens > 0 ? contextTokens : ASSUMED_CONTEXT_TOKENS;
+  return deferredTokens >= (context * config.activation.pct) / 100;
 }
 
 function digest(tools: readonly FormattedTool[]): string {
@@ -181,25 +187,17 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const table = buildSessionTools(input.toolsets, config);
   const budget = listingBudget(input.contextTokens, config.threshold_pct, config.listing_max_tokens);
   const finishSchemaCount = startSchemaCount(table.deferred, counter);
+  const knownActivation = activationWithoutWeight(config, table.deferred.length, input.previouslyActive ?? false);
   // When the bridge is on whatever the schemas weigh, the listing is built while they are counted.
   let listing: Listing | undefined;
-  const activeAnyway =
-    table.deferred.length > 0 &&
-    (config.activation.kind === 'on' || (config.activation.kind === 'budget' && input.previouslyActive === true));
   let deferredTokens: number;
   try {
-    if (activeAnyway && config.listing !== 'off')
+    if (knownActivation === true && config.listing !== 'off')
       listing = buildListing(table.deferred, table.unavailable, budget, counter);
   } finally {
     deferredTokens = finishSchemaCount();
   }
-  const activated = decideActivation(
-    config,
-    table.deferred.length,
-    deferredTokens,
-    input.contextTokens,
-    input.previouslyActive ?? false,
-  );
+  const activated = knownActivation ?? heavyEnough(config, deferredTokens, input.contextTokens);
 
   let neutralTools: NeutralTool[];
   let tier: Tier = 0;

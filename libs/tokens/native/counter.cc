@@ -625,6 +625,17 @@ bool TypedArray(napi_env env, napi_value value, napi_typedarray_type want, T** d
   return true;
 }
 
+// A table of `count` character kinds (a Uint8Array), or nullptr when `value` is not one or holds
+// an unknown kind (kOther only where `other_allowed`: the BMP table marks surrogates with it).
+const uint8_t* KindTable(napi_env env, napi_value value, size_t count, bool other_allowed) {
+  uint8_t* kinds = nullptr;
+  size_t length = 0;
+  if (!TypedArray(env, value, napi_uint8_array, &kinds, &length) || length != count) return nullptr;
+  for (size_t i = 0; i < length; ++i)
+    if (kinds[i] > kPunct || (!other_allowed && kinds[i] == kOther)) return nullptr;
+  return kinds;
+}
+
 // A JavaScript string's UTF-16 code units into `out` (resized to fit); false when it is no string.
 template <typename Units>
 bool Utf16(napi_env env, napi_value value, Units* out, size_t* length) {
@@ -652,12 +663,8 @@ napi_value CreateCounter(napi_env env, napi_callback_info info) {
   for (size_t i = 0; i + 1 < start_count; ++i)
     if (starts[i] < 0 || starts[i] > starts[i + 1] || static_cast<size_t>(starts[i + 1]) > byte_count)
       return Throw(env, "createCounter: token offsets out of order or out of range");
-  uint8_t* kinds = nullptr;
-  size_t kind_count = 0;
-  if (!TypedArray(env, args[4], napi_uint8_array, &kinds, &kind_count) || kind_count != 65536)
-    return Throw(env, "createCounter expects a Uint8Array of 65536 character kinds");
-  for (size_t i = 0; i < kind_count; ++i)
-    if (kinds[i] > kPunct) return Throw(env, "createCounter: unknown character kind");
+  const uint8_t* kinds = KindTable(env, args[4], 65536, true);
+  if (kinds == nullptr) return Throw(env, "createCounter expects a Uint8Array of 65536 known character kinds");
   bool cl100k = false;
   napi_get_value_bool(env, args[3], &cl100k);
   auto* state = new Handle(
@@ -747,12 +754,8 @@ napi_value SetAstralKinds(napi_env env, napi_callback_info info) {
   if (!Arguments(env, info, args) || napi_get_value_int32(env, args[0], &block) != napi_ok || block < 0 ||
       block >= kAstralBlocks)
     return Throw(env, "setAstralKinds: the block must be an integer from 0 to 255");
-  uint8_t* kinds = nullptr;
-  size_t kind_count = 0;
-  if (!TypedArray(env, args[1], napi_uint8_array, &kinds, &kind_count) || kind_count != 4096)
-    return Throw(env, "setAstralKinds expects a Uint8Array of 4096 character kinds");
-  for (size_t i = 0; i < kind_count; ++i)
-    if (kinds[i] == kOther || kinds[i] > kPunct) return Throw(env, "setAstralKinds: unknown character kind");
+  const uint8_t* kinds = KindTable(env, args[1], 4096, false);
+  if (kinds == nullptr) return Throw(env, "setAstralKinds expects a Uint8Array of 4096 known character kinds");
   auto* copy = new uint8_t[4096];
   std::memcpy(copy, kinds, 4096);
   const uint8_t* expected = nullptr;

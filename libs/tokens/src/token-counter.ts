@@ -57,6 +57,10 @@ const MAX_CACHED_CHUNK = 256;
 /** Beyond this many characters of cached chunks or pieces (about 8 MB each) a cache starts over. */
 const MAX_CACHED_CHARS = 4_000_000;
 
+function isAsciiAlphanumeric(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+}
+
 /**
  * Whether a piece boundary is certain at `at`, whatever precedes or follows: a double quote right
  * after an ASCII letter or digit. Every alternative of both patterns that can hold a letter or a
@@ -65,8 +69,7 @@ const MAX_CACHED_CHARS = 4_000_000;
  * schema splits into short chunks (`":{"type`, `","description`) that repeat from tool to tool.
  */
 function chunkBoundary(text: string, at: number): boolean {
-  const c = text.charCodeAt(at - 1);
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39);
+  return isAsciiAlphanumeric(text.charCodeAt(at - 1));
 }
 
 /**
@@ -78,7 +81,7 @@ function chunkBoundary(text: string, at: number): boolean {
  */
 function lineBoundary(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+  return isAsciiAlphanumeric(c) || c === 0x2d;
 }
 
 const requireModule = createRequire(import.meta.url);
@@ -253,59 +256,54 @@ export class TokenCounter {
   /** The exact token count of `text`. Special-token text such as `<|endoftext|>` counts as plain text. */
   count(text: string): number {
     if (this.#native === undefined || nativeModule === undefined) return this.#countText(text);
-    // The native counter goes as far as it can decide piece boundaries alone. Where it stops is a
-    // piece boundary: when it stopped for an astral block of character kinds, that block is handed
-    // over and the text counted again; otherwise the rest counts on its own in JavaScript.
     const out = this.#nativeOut;
-    for (;;) {
-      nativeModule.count(this.#native, text, out);
-      if (out[1] === text.length) return out[0] as number;
-      if (!provideAstralKinds(nativeModule, out[2] as number)) break;
-    }
-    const stop = out[1] as number;
-    return (out[0] as number) + this.#countText(stop === 0 ? text : text.slice(stop));
+    nativeModule.count(this.#native, text, out);
+    return this.#withRest(text, out[0] as number, out[1] as number, out[2] as number);
+  }
+
+  /**
+   * A native count of `text` that covered `tokens` tokens up to `stop`, plus the rest. Where the
+   * native counter stops is a piece boundary, so the rest counts on its own: natively again once
+   * the astral block of character kinds it stopped for is handed over, else in JavaScript.
+   */
+  #withRest(text: string, tokens: number, stop: number, missingBlock: number): number {
+    if (stop === text.length) return tokens;
+    const rest = stop === 0 ? text : text.slice(stop);
+    if (nativeModule !== undefined && provideAstralKinds(nativeModule, missingBlock)) return tokens + this.count(rest);
+    return tokens + this.#countText(rest);
   }
 
   /**
    * A batch: texts handed over with `add` are counted while the caller goes on (on a second thread
-   * with the native counter; in `add` itself otherwise), and `finish` returns their exact counts in
+   * with the native counter; at `finish` otherwise), and `finish` returns their exact counts in
    * order. Call `finish` also when giving up on a batch (in a `finally`): it waits for the worker.
    */
   batch(): CountBatch {
-    const batch = this.#native === undefined ? undefined : nativeModule?.beginBatch(this.#native);
-    if (batch === undefined || nativeModule === undefined) {
-      const counts: number[] = [];
-      let finished = false;
-      return {
-        add: (text) => {
-          if (finished) throw new Error(FINISHED_BATCH);
-          counts.push(this.count(text));
-        },
-        finish: () => {
-          finished = true;
-          return counts;
-        },
-      };
-    }
-    const native = nativeModule;
+    const native = this.#native === undefined ? undefined : nativeModule;
+    const pending = native === undefined || this.#native === undefined ? undefined : native.beginBatch(this.#native);
     const texts: string[] = [];
     let counts: number[] | undefined;
     return {
       add: (text) => {
         if (counts !== undefined) throw new Error(FINISHED_BATCH);
-        native.pushBatch(batch, text);
+        if (pending !== undefined) native?.pushBatch(pending, text);
         texts.push(text);
       },
       finish: () => {
         if (counts !== undefined) return counts;
-        const results = native.finishBatch(batch);
-        counts = texts.map((text, index) => {
-          const tokens = results[3 * index] as number;
-          const stop = results[3 * index + 1] as number;
-          if (stop === text.length) return tokens;
-          provideAstralKinds(native, results[3 * index + 2] as number);
-          return tokens + this.count(text.slice(stop));
-        });
+        if (pending === undefined || native === undefined) {
+          counts = texts.map((text) => this.count(text));
+        } else {
+          const results = native.finishBatch(pending);
+          counts = texts.map((text, index) =>
+            this.#withRest(
+              text,
+              results[3 * index] as number,
+              results[3 * index + 1] as number,
+              results[3 * index + 2] as number,
+            ),
+          );
+        }
         return counts;
       },
     };

@@ -46,34 +46,43 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** What a cold child reports. */
+interface ColdResult {
+  ms: number;
+  counter: 'native' | 'JavaScript';
+  tier: number;
+  form: string;
+  listing: number;
+  exact: number;
+  budget: number;
+}
+
 /** Child mode: load the catalog, load the encoder, then time the very first assembly. */
 function coldChild(caseName: string, context: number, cap: number): void {
   const toolsets = load(CASES[caseName] ?? []);
-  useNativeTokenCounting(!process.argv.includes('--js-counter'));
   tokenCounter();
   const start = performance.now();
   const { result } = assembleSession({ toolsets, config: configFor(cap), contextTokens: context });
   const ms = performance.now() - start;
   const exact = result.listing === null ? 0 : countTokens(result.listing);
-  process.stdout.write(
-    JSON.stringify({
-      ms,
-      counter: tokenCounter().native ? 'native' : 'JavaScript',
-      tier: result.tier,
-      form: result.listing_form,
-      listing: result.listing_tokens,
-      exact,
-      budget: result.budget_tokens,
-    }),
-  );
+  const report: ColdResult = {
+    ms,
+    counter: tokenCounter().native ? 'native' : 'JavaScript',
+    tier: result.tier,
+    form: result.listing_form,
+    listing: result.listing_tokens,
+    exact,
+    budget: result.budget_tokens,
+  };
+  process.stdout.write(JSON.stringify(report));
 }
 
 function main(): void {
   const [, , mode, caseName, context, cap] = process.argv;
-  if (mode === '--cold-child' && caseName && context && cap) return coldChild(caseName, Number(context), Number(cap));
-  const json = process.argv.includes('--json');
   const jsCounter = process.argv.includes('--js-counter');
   useNativeTokenCounting(!jsCounter);
+  if (mode === '--cold-child' && caseName && context && cap) return coldChild(caseName, Number(context), Number(cap));
+  const json = process.argv.includes('--json');
   if (!hasSharedData()) {
     console.error(SHARED_DATA_SKIP_REASON);
     process.exitCode = 2;
@@ -86,9 +95,7 @@ function main(): void {
     const tools = toolsets.reduce((sum, t) => sum + t.tools.length, 0);
     for (const { context, cap } of SETTINGS) {
       const colds: number[] = [];
-      let info:
-        | { counter: string; tier: number; form: string; listing: number; exact: number; budget: number }
-        | undefined;
+      let info: ColdResult | undefined;
       for (let run = 0; run < 3; run += 1) {
         const child = spawnSync(
           process.execPath,
@@ -105,15 +112,7 @@ function main(): void {
           { encoding: 'utf8' },
         );
         if (child.status !== 0) throw new Error(child.stderr);
-        const parsed = JSON.parse(child.stdout) as {
-          ms: number;
-          counter: string;
-          tier: number;
-          form: string;
-          listing: number;
-          exact: number;
-          budget: number;
-        };
+        const parsed = JSON.parse(child.stdout) as ColdResult;
         colds.push(parsed.ms);
         info = parsed;
       }
