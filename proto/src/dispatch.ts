@@ -110,8 +110,11 @@ export const ApprovalsListReplySchema = z.object({ ok: z.literal(true), approval
 /** An approver's decision. It names the tool and the argument digest it saw, so it cannot approve something else. */
 export const ApprovalDecideRequestSchema = z.object({
   decision: z.enum(['approve', 'deny']),
-  /** The approver's identity (a person or an operator service), never a session id. */
-  by: z.string().min(1).max(200),
+  /**
+   * Informational only, kept for older clients: the daemon records the approver named by the
+   * request's credential (the `Authorization` header), never this field.
+   */
+  by: z.string().min(1).max(200).optional(),
   reason: z.string().max(2000).default(''),
   tool: z.string().min(1).max(200),
   digest: z.string().regex(/^[0-9a-f]{64}$/, 'the digest is the 64 hex digits shown by approvals.list'),
@@ -166,6 +169,8 @@ export type SpawnRequest = z.input<typeof SpawnRequestSchema>;
 export const SpawnReplySchema = z.object({
   ok: z.literal(true),
   session: SessionInfoSchema,
+  /** The child session's bearer token: what its worker presents to act on it (also in the job). */
+  token: z.string(),
   job: z.object({ queue: z.string(), id: z.string(), prefix: z.string() }),
 });
 
@@ -176,6 +181,8 @@ export const WorkerJobSchema = z.object({
   parent: SessionIdSchema,
   role: WorkerRoleSchema,
   grant: GrantSchema,
+  /** The session's bearer token: the worker sends it (`Authorization: Bearer …`) to act on its session. */
+  token: z.string(),
   task: z.unknown(),
 });
 export type WorkerJob = z.infer<typeof WorkerJobSchema>;

@@ -16,7 +16,15 @@ export const WIRE_ERROR_CODES = {
   GRANT_EXCEEDS_PARENT: 'GRANT_EXCEEDS_PARENT',
   /** The request names a toolset the tenant does not have. */
   TOOLSET_NOT_FOUND: 'TOOLSET_NOT_FOUND',
-  /** The tenant may not do this (for example start a command that is not on the daemon's allow list). */
+  /**
+   * The request carries no credential the daemon recognises (the `Authorization: Bearer …` NATS
+   * header: a credential key, or the session token that `sessions.open` returned).
+   */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  /**
+   * The caller may not do this: its credential lacks the role, does not hold the session, the
+   * toolset belongs to the operator, or a command is not on the daemon's allow list.
+   */
   FORBIDDEN: 'FORBIDDEN',
   /** An MCP server could not be reached or did not answer its tool list. */
   MCP_UNREACHABLE: 'MCP_UNREACHABLE',

@@ -1,4 +1,4 @@
-import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import { headers as natsHeaders, JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
 import {
   ENDPOINTS,
@@ -26,6 +26,11 @@ const codec = JSONCodec<unknown>();
 export interface ClientOptions {
   /** How long a request may take before it fails, in ms. */
   readonly timeoutMs?: number;
+  /**
+   * The credential key this client presents (`Authorization: Bearer …`): a gateway's, an
+   * approver's or an operator's, as configured in the daemon by its sha256.
+   */
+  readonly credential?: string;
 }
 
 /**
@@ -37,11 +42,34 @@ export class ToolsearchClient {
   readonly tenant: string;
   readonly #nc: NatsConnection;
   readonly #timeout: number;
+  readonly #credential: string | undefined;
+  /** Tokens of the sessions this client opened or was given: requests on a session present its token. */
+  readonly #tokens = new Map<string, string>();
 
   constructor(nc: NatsConnection, tenant: string, options: ClientOptions = {}) {
     this.#nc = nc;
     this.tenant = tenant;
     this.#timeout = options.timeoutMs ?? 5000;
+    this.#credential = options.credential;
+  }
+
+  /**
+   * Acts on a session through its token from now on (a worker with its job's token, a gateway
+   * process that took over a session). Sessions this client opens or spawns are remembered.
+   */
+  useSession(session: string, token: string): void {
+    this.#tokens.set(session, token);
+  }
+
+  /**
+   * The secret a request presents: the session's token for a request on a known session (or
+   * naming a known parent), otherwise the client's credential key.
+   */
+  #bearer(params: { session?: string }, payload: unknown): string | undefined {
+    const parent =
+      typeof payload === 'object' && payload !== null ? (payload as { parent?: unknown }).parent : undefined;
+    const session = params.session ?? (typeof parent === 'string' ? parent : undefined);
+    return (session !== undefined ? this.#tokens.get(session) : undefined) ?? this.#credential;
   }
 
   /** Sends a raw payload to an endpoint and returns the validated success reply. */
@@ -50,12 +78,13 @@ export class ToolsearchClient {
     payload: unknown,
     params: { session?: string; id?: string } = {},
   ): Promise<z.infer<Rep>> {
+    const bearer = this.#bearer(params, payload);
+    const headers = natsHeaders();
+    if (bearer !== undefined) headers.set('Authorization', `Bearer ${bearer}`);
     const reply = await this.#nc.request(
       subject(endpoint.template, { tenant: this.tenant, ...params }),
       codec.encode(payload),
-      {
-        timeout: this.#timeout,
-      },
+      { timeout: this.#timeout, headers },
     );
     const body = codec.decode(reply.data);
     const failure = ErrorReplySchema.safeParse(body);
@@ -63,8 +92,10 @@ export class ToolsearchClient {
     return endpoint.reply.parse(body) as z.infer<Rep>;
   }
 
-  openSession(request: OpenSessionRequest) {
-    return this.call(ENDPOINTS.sessionsOpen, request);
+  async openSession(request: OpenSessionRequest) {
+    const reply = await this.call(ENDPOINTS.sessionsOpen, request);
+    this.#tokens.set(reply.session.id, reply.token);
+    return reply;
   }
 
   assemble(session: string, format: 'openai' | 'anthropic' | 'mcp' = 'openai') {
@@ -83,8 +114,10 @@ export class ToolsearchClient {
     return this.call(ENDPOINTS.sessionsDescribe, { names }, { session });
   }
 
-  closeSession(session: string) {
-    return this.call(ENDPOINTS.sessionsClose, {}, { session });
+  async closeSession(session: string) {
+    const reply = await this.call(ENDPOINTS.sessionsClose, {}, { session });
+    for (const id of reply.closed) this.#tokens.delete(id);
+    return reply;
   }
 
   putToolset(toolset: unknown) {
@@ -105,8 +138,10 @@ export class ToolsearchClient {
   }
 
   /** A child session within the parent's grant, plus a queued job for a worker. */
-  spawn(request: SpawnRequest) {
-    return this.call(ENDPOINTS.subagentsSpawn, request);
+  async spawn(request: SpawnRequest) {
+    const reply = await this.call(ENDPOINTS.subagentsSpawn, request);
+    this.#tokens.set(reply.session.id, reply.token);
+    return reply;
   }
 
   listApprovals(filter: { session?: string; tool?: string; limit?: number } = {}) {

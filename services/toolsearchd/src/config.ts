@@ -3,18 +3,15 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { GrantSchema, McpAttachRequestSchema, ModelSpecSchema } from '@toolsearch/proto';
 import { TenantPolicySchema } from './policy-config';
+import { NatsConfigSchema, RedisConfigSchema, SecurityConfigSchema } from './connection-config';
+import { CredentialsSchema } from './identity/credentials';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
   .object({
-    nats: z
-      .object({ url: z.string().min(1).default('nats://127.0.0.1:4222') })
-      .strict()
-      .default({ url: 'nats://127.0.0.1:4222' }),
-    redis: z
-      .object({ url: z.string().min(1).default('redis://127.0.0.1:6379') })
-      .strict()
-      .default({ url: 'redis://127.0.0.1:6379' }),
+    nats: NatsConfigSchema,
+    redis: RedisConfigSchema,
+    security: SecurityConfigSchema,
     /** Names that let several deployments (or test runs) share one NATS and one Redis. */
     namespace: z
       .object({
@@ -102,6 +99,11 @@ export const DaemonConfigSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .default({ level: 'info' }),
+    /**
+     * The credential keys requests present in their `Authorization: Bearer …` NATS header
+     * (gateways, approvers, operators), each by its sha256 (see docs/security.md).
+     */
+    credentials: CredentialsSchema,
     /** Tenants and their toolsets registered at start (for demos and fixed deployments). */
     tenants: z
       .record(
@@ -157,7 +159,15 @@ function setKey(raw: RawConfig, section: string, key: string, value: unknown): v
 }
 const ENV_OVERRIDES: readonly [string, string, string][] = [
   ['TOOLSEARCH_NATS_URL', 'nats', 'url'],
+  ['TOOLSEARCH_NATS_USER', 'nats', 'user'],
+  ['TOOLSEARCH_NATS_PASSWORD', 'nats', 'password'],
+  ['TOOLSEARCH_NATS_TOKEN', 'nats', 'token'],
+  ['TOOLSEARCH_NATS_NKEY_SEED_FILE', 'nats', 'nkeySeedFile'],
+  ['TOOLSEARCH_NATS_CREDS_FILE', 'nats', 'credsFile'],
   ['TOOLSEARCH_REDIS_URL', 'redis', 'url'],
+  ['TOOLSEARCH_REDIS_USERNAME', 'redis', 'username'],
+  ['TOOLSEARCH_REDIS_PASSWORD', 'redis', 'password'],
+  ['TOOLSEARCH_INSECURE', 'security', 'insecure'],
   ['TOOLSEARCH_LOG_LEVEL', 'log', 'level'],
   ['TOOLSEARCH_BUCKET', 'namespace', 'bucket'],
   ['TOOLSEARCH_REDIS_PREFIX', 'namespace', 'redisPrefix'],
@@ -166,10 +176,20 @@ const ENV_OVERRIDES: readonly [string, string, string][] = [
 ];
 
 /**
- * Reads the config: a YAML file (optional), then environment overrides (`TOOLSEARCH_NATS_URL`,
- * `TOOLSEARCH_REDIS_URL`, `TOOLSEARCH_LOG_LEVEL`, `TOOLSEARCH_BUCKET`, `TOOLSEARCH_REDIS_PREFIX`,
- * `TOOLSEARCH_HTTP_HOST`, `TOOLSEARCH_HTTP_PORT`),
- * validated as a whole. Errors name the key: `limits.maxPayloadBytes: ...`.
+ * An environment value as the schema expects it: numbers and booleans stay what they are, so a bad
+ * one is reported as such ("http.port: expected number", "security.insecure: expected boolean").
+ */
+function typed(key: string, value: string): unknown {
+  if (key === 'port' && /^\d+$/.test(value)) return Number(value);
+  if (key === 'insecure' && /^(1|true|0|false)$/i.test(value)) return /^(1|true)$/i.test(value);
+  return value;
+}
+
+/**
+ * Reads the config: a YAML file (optional), then the environment overrides of ENV_OVERRIDES
+ * (`TOOLSEARCH_NATS_URL`, `TOOLSEARCH_NATS_USER`, `TOOLSEARCH_REDIS_PASSWORD`, `TOOLSEARCH_INSECURE`,
+ * …), validated as a whole. Errors name the key: `limits.maxPayloadBytes: ...`. Secrets are best
+ * given through the environment (a Kubernetes Secret), not the file.
  */
 export function loadDaemonConfig(
   path: string | undefined,
@@ -192,8 +212,7 @@ export function loadDaemonConfig(
   for (const [name, section, key] of ENV_OVERRIDES) {
     const value = env[name];
     if (value === undefined || value === '') continue;
-    // Numbers stay numbers, so a bad one is reported as such ("http.port: expected number").
-    setKey(raw, section, key, key === 'port' && /^\d+$/.test(value) ? Number(value) : value);
+    setKey(raw, section, key, typed(key, value));
   }
   return parseDaemonConfig(raw);
 }

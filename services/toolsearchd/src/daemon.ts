@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { connect, JSONCodec, type NatsConnection, type Service } from 'nats';
+import type { Redis } from 'ioredis';
+import { JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
 import type { Toolset } from '@toolsearch/catalog';
+import { redactUrl } from '@toolsearch/client';
 import {
   OpenSessionRequestSchema,
   SessionIdSchema,
@@ -12,6 +13,7 @@ import {
   WIRE_ERROR_CODES,
 } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
+import { openConnections } from './connections';
 import { exceedsParent, narrowGrant } from './grant';
 import { ToolsetRegistry } from './registry.adapter';
 import { SessionActors } from './session-actors';
@@ -29,8 +31,22 @@ import { DaemonMetrics } from './http/metrics';
 import { HttpFrontend } from './http/http-server';
 import { McpFrontDoor } from './http/mcp-front-door';
 import { FrontDoorSessions } from './http/front-door-sessions';
+import { Authority, ownerFor } from './identity/authority';
+import { CredentialBook, type Caller } from './identity/credentials';
 
 const codec = JSONCodec<unknown>();
+
+/** An MCP endpoint API key, as the owner of the gateway session it opens for its connection. */
+function mcpKeyCaller(keyName: string): Caller {
+  return { kind: 'key', name: `mcp:${keyName}`, roles: new Set(['gateway']), shareSessions: false };
+}
+
+/** Whose sessions a caller may list: every session for operators and sharing gateways, else its own. */
+function visibleOwner(caller: Caller): string | undefined {
+  if (caller.kind === 'key' && (caller.roles.has('operator') || caller.shareSessions)) return undefined;
+  // Only keys pass the rule of sessions.list; a session token would match no owner.
+  return caller.kind === 'key' ? caller.name : '';
+}
 
 /** Replica-to-replica: these sessions changed or closed; drop cached copies. */
 const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
@@ -107,14 +123,10 @@ export class Daemon {
 
   async start(): Promise<void> {
     const { config } = { config: this.#config };
-    this.#nc = await connect({ servers: config.nats.url, name: 'toolsearchd', maxReconnectAttempts: -1 });
-    this.#redis = new Redis(config.redis.url, {
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      lazyConnect: true,
-    });
-    this.#redis.on('error', (error: Error) => this.#log.warn({ err: error.message }, 'redis connection problem'));
-    await this.#redis.connect();
+    // Refuses to start without NATS and Redis authentication unless security.insecure says so.
+    const connections = await openConnections(config, this.#log);
+    this.#nc = connections.nc;
+    this.#redis = connections.redis;
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
     const fanout = new TierFanout({
@@ -141,7 +153,8 @@ export class Daemon {
       this.#log,
     );
     this.#dispatch = new DispatchService({
-      config,
+      // The adapters open their own Redis connections from this URL: it carries the credentials.
+      config: { ...config, redis: { ...config.redis, url: connections.redisUrl } },
       nc: this.#nc,
       redis: this.#redis,
       mcp: this.#mcp,
@@ -166,33 +179,40 @@ export class Daemon {
       queue: config.namespace.queue,
       description: 'Tool search for LLM agent sessions',
     });
+    const authority = new Authority({
+      book: new CredentialBook(config.credentials),
+      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      resolveToken: (token) => this.#required.store.resolveToken(token),
+    });
     addEndpoints(
       this.#service,
-      {
-        sessionsOpen: (p, body) => this.#open(p.tenant, body),
+      authority.guard({
+        sessionsOpen: (p, body, caller) => this.#open(p.tenant, body, caller),
         sessionsAssemble: (p, body) => this.#surfaceEndpoints.assemble(p.tenant, p.session, body),
         sessionsSearch: (p, body) => this.#surfaceEndpoints.search(p.tenant, p.session, body),
         sessionsDescribe: (p, body) => this.#surfaceEndpoints.describe(p.tenant, p.session, body),
         sessionsDispatch: async (p, body) =>
           this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
         sessionsClose: (p) => this.#close(p.tenant, p.session),
-        subagentsSpawn: (p, body) => this.#spawn(p.tenant, body),
+        subagentsSpawn: (p, body, caller) => this.#spawn(p.tenant, body, caller),
         toolsetsPut: (p, body) => this.#toolsetEndpoints.put(p.tenant, body),
         toolsetsDelete: (p, body) => this.#toolsetEndpoints.delete(p.tenant, body),
         mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
         mcpDetach: (p, body) => this.#toolsetEndpoints.detach(p.tenant, body),
         approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
-        approvalsDecide: async (p, body) => {
-          const reply = await this.#dispatcher.decide(p.tenant, p.id, body);
+        approvalsDecide: async (p, body, caller) => {
+          // The rule admits approver keys only: the decision is recorded under the key's name.
+          const approver = caller.kind === 'key' ? caller.name : '';
+          const reply = await this.#dispatcher.decide(p.tenant, p.id, body, approver);
           this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
           return reply;
         },
         approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
-        sessionsList: (p, body) => this.#views.sessionsList(p.tenant, body),
+        sessionsList: (p, body, caller) => this.#views.sessionsList(p.tenant, body, visibleOwner(caller)),
         sessionsShow: (p) => this.#views.sessionShow(p.tenant, p.session),
         toolsetsList: (p) => this.#views.toolsetsList(p.tenant),
         auditRecent: (p, body) => this.#views.auditRecent(p.tenant, body),
-      },
+      }),
       {
         maxPayloadBytes: config.limits.maxPayloadBytes,
         log: this.#log,
@@ -202,7 +222,7 @@ export class Daemon {
     if (config.http.enabled) await this.#startHttp();
     // Only report ready once the server knows every endpoint: a request right after start must find us.
     await this.#nc.flush();
-    this.#log.info({ nats: config.nats.url, bucket: config.namespace.bucket }, 'toolsearchd serving');
+    this.#log.info({ nats: redactUrl(config.nats.url), bucket: config.namespace.bucket }, 'toolsearchd serving');
   }
 
   /** On reconnect the registry watch resumes from the last revision it saw (no change is missed). */
@@ -253,7 +273,7 @@ export class Daemon {
     const sessions = new FrontDoorSessions({
       apiKeys: this.#config.tenants,
       resolveToken: (token) => this.#required.store.resolveToken(token),
-      open: async (tenant, body) => (await this.#open(tenant, body)).session.id,
+      open: async (tenant, body, keyName) => (await this.#open(tenant, body, mcpKeyCaller(keyName))).session.id,
       close: (tenant, session) => this.#close(tenant, session).then(() => undefined),
       descriptor: (tenant, session) => this.#descriptor(tenant, session),
       assembly: (tenant, session) => this.#surfaceEndpoints.assembly(tenant, session, 'mcp'),
@@ -319,26 +339,32 @@ export class Daemon {
     return descriptor === undefined ? undefined : this.#contextFor(descriptor);
   }
 
-  async #spawn(tenant: string, body: unknown) {
+  async #spawn(tenant: string, body: unknown, caller: Caller) {
     const request = parse(SpawnRequestSchema, body);
     const parent = await this.#descriptor(tenant, request.parent);
-    const opened = await this.#open(tenant, {
-      role: request.role,
-      parent: request.parent,
-      grant: request.grant,
-      model: request.model ?? parent.model,
-      ...(request.config !== undefined ? { config: request.config } : {}),
-      ...(request.coreTools !== undefined ? { coreTools: request.coreTools } : {}),
-    });
+    const opened = await this.#open(
+      tenant,
+      {
+        role: request.role,
+        parent: request.parent,
+        grant: request.grant,
+        model: request.model ?? parent.model,
+        ...(request.config !== undefined ? { config: request.config } : {}),
+        ...(request.coreTools !== undefined ? { coreTools: request.coreTools } : {}),
+      },
+      caller,
+    );
+    // The job carries the child's token: the worker acts on its own session, and only on it.
     const job = await this.#dispatcher.queues.enqueue({
       tenant,
       session: opened.session.id,
       parent: request.parent,
       role: request.role,
       grant: opened.session.grant,
+      token: opened.token,
       task: request.task,
     });
-    return { ok: true, session: opened.session, job };
+    return { ok: true, session: opened.session, token: opened.token, job };
   }
 
   async #descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
@@ -365,15 +391,20 @@ export class Daemon {
     return this.#actors.size;
   }
 
-  async #open(tenant: string, body: unknown) {
+  /**
+   * Opens a session for a verified caller (the endpoint's guard checked it holds any `parent`);
+   * the session records its owner and ancestors, which decide who may act on it later.
+   */
+  async #open(tenant: string, body: unknown, caller: Caller) {
     const { store } = this.#required;
     const request = parse(OpenSessionRequestSchema, body);
     let grant = request.grant;
     if (request.role !== 'gateway' && request.parent === undefined) {
       throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
     }
+    let parent: SessionDescriptor | undefined;
     if (request.parent !== undefined) {
-      const parent = await this.#descriptor(tenant, request.parent);
+      parent = await this.#descriptor(tenant, request.parent);
       const reason = exceedsParent(request.grant, parent.grant);
       if (reason !== undefined)
         throw new RequestError(
@@ -391,7 +422,8 @@ export class Daemon {
         );
     }
     const { warnings } = this.#surfaces.config(request.config);
-    const descriptor: SessionDescriptor = {
+    const owner = ownerFor(caller, parent);
+    const fresh: Omit<SessionDescriptor, 'tokenDigest'> = {
       id: `s-${randomBytes(18).toString('base64url')}`,
       tenant,
       role: request.role,
@@ -402,8 +434,10 @@ export class Daemon {
       coreTools: request.coreTools ?? [],
       activated: false,
       createdAt: Date.now(),
+      ...(owner !== undefined ? { owner } : {}),
+      lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
     };
-    const token = await store.create(descriptor);
+    const { token, descriptor } = await store.create(fresh);
     const surface = this.#surfaces.build(descriptor, this.#required.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.#actors.track(descriptor);

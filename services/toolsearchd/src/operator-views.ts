@@ -27,10 +27,12 @@ export class OperatorViews {
     },
   ) {}
 
-  async sessionsList(tenant: string, body: unknown) {
+  /** The tenant's open sessions; with `owner`, only those that credential opened (a gateway's view). */
+  async sessionsList(tenant: string, body: unknown, owner?: string) {
     const request = parse(SessionsListRequestSchema, body);
     const ids = await this.deps.store.list(tenant);
     const descriptors = (await this.deps.store.loadMany(tenant, ids))
+      .filter((descriptor) => owner === undefined || descriptor.owner === owner)
       .filter((descriptor) => request.role === undefined || descriptor.role === request.role)
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? -1 : 1));
     const sessions: SessionSummary[] = descriptors.slice(0, request.limit).map((descriptor) => ({

@@ -12,6 +12,7 @@ import {
   type SubjectParams,
 } from '@toolsearch/proto';
 import { McpUnreachableError } from './mcp-pool.adapter';
+import { bearerOf } from './identity/credentials';
 
 const codec = JSONCodec<unknown>();
 
@@ -25,8 +26,20 @@ export class RequestError extends Error {
   }
 }
 
-/** An endpoint's handler: the subject's tokens (tenant validated) and the decoded payload. */
-export type Handler = (params: SubjectParams & { tenant: string }, payload: unknown) => Promise<unknown>;
+/** What a request says about its sender: the bearer secret of its `Authorization` header, if any. */
+export interface RequestCredential {
+  readonly bearer: string | undefined;
+}
+
+/**
+ * An endpoint's handler: the subject's tokens (tenant validated), the decoded payload, and the
+ * request's credential (verified by the `Authority` guard that wraps every handler).
+ */
+export type Handler = (
+  params: SubjectParams & { tenant: string },
+  payload: unknown,
+  request: RequestCredential,
+) => Promise<unknown>;
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
   const issue = error.issues[0];
@@ -97,7 +110,7 @@ export async function serveRequest(
         throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, 'the payload is not valid JSON.');
       }
     }
-    reply = await handler(params as SubjectParams & { tenant: string }, body);
+    reply = await handler(params as SubjectParams & { tenant: string }, body, { bearer: bearerOf(message.headers) });
   } catch (error) {
     if (error instanceof RequestError) reply = errorReply(error.code, error.message);
     else if (error instanceof McpUnreachableError) reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);

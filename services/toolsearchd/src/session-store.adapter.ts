@@ -17,6 +17,12 @@ export const SessionDescriptorSchema = z.object({
   /** Budget-gated mode: once the bridge was active it stays active. */
   activated: z.boolean().default(false),
   createdAt: z.number(),
+  /** The credential that opened the session's root (children inherit it): who may act on it. */
+  owner: z.string().optional(),
+  /** The session's ancestors, root first: their tokens also act on it. */
+  lineage: z.array(z.string()).default([]),
+  /** The sha256 of the session's bearer token (checked on every request that acts on it). */
+  tokenDigest: z.string().optional(),
 });
 export type SessionDescriptor = z.infer<typeof SessionDescriptorSchema>;
 
@@ -43,17 +49,21 @@ export class SessionStore {
   }
 
   /**
-   * Saves a new session and issues its bearer token (for the MCP endpoint) in the same round
-   * trip. Only the token's sha256 is stored; the token itself is returned once.
+   * Saves a new session and issues its bearer token (the proof that a caller holds the session,
+   * over NATS and on the MCP endpoint) in the same round trip. Only the token's sha256 is stored,
+   * in the descriptor too; the token itself is returned once.
    */
-  async create(descriptor: SessionDescriptor): Promise<string> {
+  async create(
+    fresh: Omit<SessionDescriptor, 'tokenDigest'>,
+  ): Promise<{ token: string; descriptor: SessionDescriptor }> {
     const token = `tst_${randomBytes(32).toString('base64url')}`;
     const digest = tokenDigest(token);
+    const descriptor: SessionDescriptor = { ...fresh, tokenDigest: digest };
     await this.#saveMulti(descriptor)
       .set(`${this.#prefix}token:${digest}`, `${descriptor.tenant}/${descriptor.id}`)
       .set(`${this.#prefix}tokenof:${descriptor.tenant}:${descriptor.id}`, digest)
       .exec();
-    return token;
+    return { token, descriptor };
   }
 
   /** The session a bearer token belongs to, or undefined (unknown, or its session closed). */

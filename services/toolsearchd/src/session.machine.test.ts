@@ -10,6 +10,7 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   grant: { toolsets },
   model: { contextLength: 0 },
   coreTools: [],
+  lineage: [],
   activated: false,
   createdAt: 0,
 });

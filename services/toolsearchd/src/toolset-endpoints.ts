@@ -18,6 +18,12 @@ import type { TierFanout } from './tier-fanout';
  * over `exec.mcp-<server>`). Every change is announced so sessions re-tier.
  */
 export class ToolsetEndpoints {
+  /**
+   * Toolsets the operator declared (config catalogs, config MCP servers), per tenant. Every replica
+   * runs the same config, so each knows the same set; a tenant's requests cannot replace them.
+   */
+  readonly #operatorOwned = new Map<string, Set<string>>();
+
   constructor(
     private readonly deps: {
       registry: ToolsetRegistry;
@@ -31,9 +37,25 @@ export class ToolsetEndpoints {
     },
   ) {}
 
+  #own(tenant: string, id: string): void {
+    let owned = this.#operatorOwned.get(tenant);
+    if (owned === undefined) this.#operatorOwned.set(tenant, (owned = new Set()));
+    owned.add(id);
+  }
+
+  /** FORBIDDEN when the toolset is the operator's: a tenant's own toolsets are the only ones it changes. */
+  #refuseOperatorOwned(tenant: string, id: string, verb: string): void {
+    if (this.#operatorOwned.get(tenant)?.has(id) === true)
+      throw new RequestError(
+        WIRE_ERROR_CODES.FORBIDDEN,
+        `toolset '${id}' is declared by the operator (the daemon's config); a tenant cannot ${verb} it. Use another id for the tenant's own toolset.`,
+      );
+  }
+
   async put(tenant: string, body: unknown) {
     const { toolset } = parse(ToolsetPutRequestSchema, body);
     const parsed = ToolsetSchema.parse(toolset);
+    this.#refuseOperatorOwned(tenant, parsed.id, 'replace');
     const revision = await this.deps.registry.put(tenant, parsed);
     this.deps.fanout.publishToolsetChanged(tenant, parsed.id, revision, false);
     return { ok: true, id: parsed.id, revision };
@@ -41,6 +63,7 @@ export class ToolsetEndpoints {
 
   async delete(tenant: string, body: unknown) {
     const { id } = parse(ToolsetDeleteRequestSchema, body);
+    this.#refuseOperatorOwned(tenant, id, 'delete');
     const deleted = await this.deps.registry.delete(tenant, id);
     this.deps.fanout.publishToolsetChanged(tenant, id, this.deps.registry.lastRevision, true);
     return { ok: true, id, deleted };
@@ -55,20 +78,27 @@ export class ToolsetEndpoints {
         `stdio MCP servers can only run commands the operator allowed (mcp.allowedCommands); '${request.transport.command}' is not one of them.`,
       );
     }
-    const { toolset, tools } = await this.attachServer(tenant, request);
+    this.#refuseOperatorOwned(tenant, `mcp-${request.name}`, 'replace');
+    const { toolset, tools } = await this.#attach(tenant, request);
     const revision = this.deps.registry.toolsets(tenant).get(toolset)?.revision ?? this.deps.registry.lastRevision;
     return { ok: true, toolset, tools, revision };
   }
 
   async detach(tenant: string, body: unknown) {
     const { name } = parse(McpDetachRequestSchema, body);
+    this.#refuseOperatorOwned(tenant, `mcp-${name}`, 'detach');
     const detached = await this.deps.mcp.detach(tenant, name);
     this.deps.executors.stopServingMcp(tenant, name);
     return { ok: true, toolset: `mcp-${name}`, detached };
   }
 
-  /** Connects an MCP server for a tenant (no command check: for the operator's own config). */
+  /** Connects an MCP server for a tenant on the operator's behalf (no command check; the tenant cannot replace it). */
   async attachServer(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
+    this.#own(tenant, `mcp-${server.name}`);
+    return this.#attach(tenant, server);
+  }
+
+  async #attach(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
     const attached = await this.deps.mcp.attach(tenant, server);
     this.deps.executors.serveMcp(tenant, server.name, this.deps.queue);
     return attached;
@@ -77,6 +107,7 @@ export class ToolsetEndpoints {
   /** Registers toolsets directly (config-declared catalogs at start). */
   async register(tenant: string, toolsets: readonly Toolset[]): Promise<void> {
     for (const toolset of toolsets) {
+      this.#own(tenant, toolset.id);
       const revision = await this.deps.registry.put(tenant, toolset);
       this.deps.fanout.publishToolsetChanged(tenant, toolset.id, revision, false);
     }

@@ -3,11 +3,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolsearchClient } from '@toolsearch/client';
+import { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest, ToolsearchWireError } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
 import type { DispatchHooks } from '../src/dispatch/dispatcher';
-import { daemonFixture, serveExec, startDaemon, tenantId } from './harness';
+import { daemonFixture, serveExec, startDaemon, tenantId, TEST_KEYS } from './harness';
 
 // Every way we know to get a held call to run without the approval it needs, or to run twice.
 const obj = { type: 'object', properties: {} };
@@ -33,7 +33,9 @@ describe('approvals cannot be bypassed', () => {
   let daemon: Daemon;
   let replica: Daemon;
   let client: ToolsearchClient;
+  let approvers: Record<'alice' | 'bob', ToolsearchClient>;
   let session: string;
+  let sessionToken: string;
   let runs: ExecRequest[] = [];
   const ranWith = (table: string) =>
     runs.filter((run) => run.tool === 'drop_table' && run.arguments['table'] === table);
@@ -47,6 +49,7 @@ describe('approvals cannot be bypassed', () => {
     // A second replica on the same deployment (queue group, Redis, bucket), with the same hooks.
     replica = await startDaemon(fixture.config, hooks);
     client = await fixture.client(TENANT);
+    approvers = { alice: await fixture.client(TENANT, 'alice'), bob: await fixture.client(TENANT, 'bob') };
     const nc = await fixture.connection();
     runs = await serveExec(nc, TENANT, 'ops', (request) => ({ ran: request.tool, arguments: request.arguments }));
     await client.putToolset({
@@ -60,6 +63,7 @@ describe('approvals cannot be bypassed', () => {
     });
     ({
       session: { id: session },
+      token: sessionToken,
     } = await client.openSession({ grant: { toolsets: ['ops'] }, model: { contextLength: 128_000 } }));
   }, 30_000);
   afterAll(async () => {
@@ -74,9 +78,14 @@ describe('approvals cannot be bypassed', () => {
   }
 
   /** Approves a held call as `by`, quoting the tool and digest it holds, and waits for its run. */
-  async function approveAndWait(id: string, by: string): Promise<void> {
+  async function approveAndWait(id: string, by: 'alice' | 'bob'): Promise<void> {
     const { approval } = await client.getApproval(id);
-    await client.decide(id, { decision: 'approve', by, tool: approval.tool, digest: approval.digest, wait_ms: 5000 });
+    await approvers[by].decide(id, {
+      decision: 'approve',
+      tool: approval.tool,
+      digest: approval.digest,
+      wait_ms: 5000,
+    });
   }
 
   it('a batch: the risky entry is held, the safe ones run, nothing of the risky one runs', async () => {
@@ -148,11 +157,12 @@ describe('approvals cannot be bypassed', () => {
     const a = await held('replay_a');
     const b = await held('replay_b');
     const { approval: heldA } = await client.getApproval(a);
-    const decisionForA = { decision: 'approve' as const, by: 'alice', tool: heldA.tool, digest: heldA.digest };
-    await expect(client.decide(b, decisionForA)).rejects.toMatchObject({ code: 'DECISION_MISMATCH' });
+    const decisionForA = { decision: 'approve' as const, tool: heldA.tool, digest: heldA.digest };
+    const { alice } = approvers;
+    await expect(alice.decide(b, decisionForA)).rejects.toMatchObject({ code: 'DECISION_MISMATCH' });
     expect((await client.getApproval(b)).approval.state).toBe('pending');
-    await client.decide(a, { ...decisionForA, wait_ms: 5000 });
-    await expect(client.decide(a, decisionForA)).rejects.toMatchObject({ code: 'ALREADY_DECIDED' });
+    await alice.decide(a, { ...decisionForA, wait_ms: 5000 });
+    await expect(alice.decide(a, decisionForA)).rejects.toMatchObject({ code: 'ALREADY_DECIDED' });
     await sleep(200);
     expect(ranWith('replay_a')).toHaveLength(1);
     expect(ranWith('replay_b')).toHaveLength(0);
@@ -161,12 +171,10 @@ describe('approvals cannot be bypassed', () => {
   it('two replicas, ten concurrent approvals of one call: one decision wins and the call runs once', async () => {
     const id = await held('race');
     const { approval } = await client.getApproval(id);
-    const other = await fixture.client(TENANT);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, (_, index) =>
-        (index % 2 === 0 ? client : other).decide(id, {
+        (index % 2 === 0 ? approvers.alice : approvers.bob).decide(id, {
           decision: 'approve',
-          by: index % 2 === 0 ? 'alice' : 'bob',
           tool: approval.tool,
           digest: approval.digest,
         }),
@@ -179,25 +187,42 @@ describe('approvals cannot be bypassed', () => {
     expect(ranWith('race')).toHaveLength(1);
   });
 
-  it('sessions never decide: not the requester, not its child, not any other session id', async () => {
+  it('only a verified approver decides: not the requester, its child, a gateway, nor a `by` field', async () => {
     const id = await held('self');
     const { approval } = await client.getApproval(id);
-    const { session: child } = await client.openSession({
+    const { session: child, token: childToken } = await client.openSession({
       role: 'subagent',
       parent: session,
       grant: { toolsets: ['ops'] },
       model: { contextLength: 128_000 },
     });
-    for (const by of [session, child.id, 's-someothersessionid0000000'])
-      await expect(
-        client.decide(id, { decision: 'approve', by, tool: approval.tool, digest: approval.digest }),
-      ).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    // Not an approver of this tenant either.
-    await expect(
-      client.decide(id, { decision: 'approve', by: 'mallory', tool: approval.tool, digest: approval.digest }),
-    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    const nc = await fixture.connection();
+    const as = (credential: string | undefined) =>
+      new ToolsearchClient(nc, TENANT, credential === undefined ? {} : { credential });
+    const decision = { decision: 'approve' as const, tool: approval.tool, digest: approval.digest };
+    // The requesting session's own token and its child's, naming a configured approver as `by`
+    // (or spelled in any other way): refused, whatever the field says.
+    for (const by of ['alice', session, session.toUpperCase(), ` ${session}`, child.id])
+      for (const credential of [sessionToken, childToken])
+        await expect(as(credential).decide(id, { ...decision, by })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    // A gateway credential, an operator, and an approver key outside the policy's approvers.
+    // A token that is no session's is no approver either.
+    for (const credential of [TEST_KEYS.gateway, TEST_KEYS.operator, TEST_KEYS.test, 'tst_forged'])
+      await expect(as(credential).decide(id, { ...decision, by: 'alice' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+    // No credential, or a made-up one.
+    for (const credential of [undefined, 'tsk_made-up-key-000000000000000000000'])
+      await expect(as(credential).decide(id, { ...decision, by: 'alice' })).rejects.toMatchObject({
+        code: 'UNAUTHENTICATED',
+      });
+    expect(child.id).not.toBe(session);
     await sleep(200);
     expect(ranWith('self')).toHaveLength(0);
+    expect((await client.getApproval(id)).approval.state).toBe('pending');
+    // The approver's decision is recorded under its verified name, not the field it sent.
+    const { approval: decided } = await approvers.bob.decide(id, { ...decision, by: 'mallory', wait_ms: 5000 });
+    expect(decided.decision?.by).toBe('bob');
   });
 
   it('the MCP endpoint: a direct call and a tool_call of a risky tool are both held', async () => {

@@ -1,7 +1,7 @@
-import { JSONCodec } from 'nats';
+import { headers, JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, subject, type TierEvent } from '@toolsearch/proto';
-import { cleanup, clientFor, collect, daemonFixture, startDaemon, tenantId, testConfig } from './harness';
+import { cleanup, clientFor, collect, daemonFixture, startDaemon, tenantId, TEST_KEYS, testConfig } from './harness';
 
 const github = {
   id: 'mcp-github',
@@ -164,9 +164,18 @@ describe('toolsearchd over NATS', () => {
     const tenant = tenantId('bad');
     const nc = await fixture.connection();
     const codec = JSONCodec<{ ok: boolean; error?: { code: string } }>();
-    const ask = async (subjectName: string, data: Uint8Array) =>
-      codec.decode((await nc.request(subjectName, data, { timeout: 3000 })).data);
+    const auth = headers();
+    auth.set('Authorization', `Bearer ${TEST_KEYS.test}`);
+    const ask = async (subjectName: string, data: Uint8Array, withKey = true) =>
+      codec.decode(
+        (await nc.request(subjectName, data, { timeout: 3000, ...(withKey ? { headers: auth } : {}) })).data,
+      );
     const open = subject(ENDPOINTS.sessionsOpen.template, { tenant });
+    // Who asks comes before what is asked: without a credential the request itself is not looked at.
+    expect(await ask(open, JSONCodec().encode({ grant: { toolsets: 'x' } }), false)).toMatchObject({
+      ok: false,
+      error: { code: 'UNAUTHENTICATED' },
+    });
     expect(await ask(open, new TextEncoder().encode('{not json'))).toMatchObject({
       ok: false,
       error: { code: 'BAD_REQUEST' },

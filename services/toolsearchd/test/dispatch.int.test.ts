@@ -6,7 +6,7 @@ import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ToolsearchClient } from '@toolsearch/client';
+import { ToolsearchClient } from '@toolsearch/client';
 import {
   ENDPOINTS,
   WorkerJobSchema,
@@ -71,6 +71,7 @@ describe('dispatch, approvals and worker jobs', () => {
   let nc: NatsConnection;
   let ops: ReturnType<typeof serveToolset>;
   let gateway: string;
+  let gatewayToken: string;
   const hookSeen: string[] = [];
 
   const mcpCalls = (name: string) =>
@@ -145,11 +146,12 @@ describe('dispatch, approvals and worker jobs', () => {
       transport: { type: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile, callLog] },
       supports_parallel_tool_calls: false,
     });
-    const { session } = await client.openSession({
+    const { session, token } = await client.openSession({
       grant: { toolsets: ['ops', 'ghost', 'mcp-files'] },
       model: { contextLength: 128_000 },
     });
     gateway = session.id;
+    gatewayToken = token;
   }, 30_000);
   afterAll(() => fixture.stop());
 
@@ -242,9 +244,11 @@ describe('dispatch, approvals and worker jobs', () => {
     expect(held?.reason).toContain('destructiveHint');
     const digest = held?.digest ?? '';
 
-    // The session itself may not approve; a decision for other arguments decides nothing.
+    // The session itself may not approve (its token is no approver credential, whatever `by` says);
+    // a decision for other arguments decides nothing.
+    const asSession = new ToolsearchClient(nc, TENANT, { credential: gatewayToken });
     await expect(
-      operator.decide(id, { decision: 'approve', by: gateway, tool: 'files__delete_file', digest }),
+      asSession.decide(id, { decision: 'approve', by: 'alice', tool: 'files__delete_file', digest }),
     ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(
       operator.decide(id, { decision: 'approve', by: 'alice', tool: 'files__delete_file', digest: '0'.repeat(64) }),

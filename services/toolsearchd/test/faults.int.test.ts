@@ -19,6 +19,7 @@ import {
   serveExec,
   startDaemon,
   tenantId,
+  TEST_KEYS,
   testConfig,
 } from './harness';
 
@@ -129,11 +130,16 @@ describe('an MCP server that crashes mid-call, or is slow', () => {
   }, 30_000);
 });
 
-/** Redis of this test's own, with the project's infra/redis.conf (AOF on), on a free port. */
+/**
+ * Redis of this test's own, with the project's infra/redis.conf (AOF on), on a free port. Its ACL
+ * file leaves the default user open: this file is about restarts; redis-acl.int.test.ts runs the
+ * same redis.conf with generated users.
+ */
 function startRedis(port: number, dir: string): ChildProcess {
-  return spawn('redis-server', [REDIS_CONF, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir], {
-    stdio: 'ignore',
-  });
+  const acl = join(dir, 'users.acl');
+  writeFileSync(acl, 'user default on nopass ~* &* +@all\n');
+  const args = [REDIS_CONF, '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--aclfile', acl];
+  return spawn('redis-server', args, { stdio: 'ignore' });
 }
 
 describe('a Redis restart (AOF)', () => {
@@ -183,7 +189,7 @@ describe('a Redis restart (AOF)', () => {
     const nc = await connect({ servers: natsUrl });
     connections.push(nc);
     const runs = await serveExec(nc, tenant, 'ops', (request) => ({ done: request.tool }));
-    const client = new ToolsearchClient(nc, tenant, { timeoutMs: 3000 });
+    const client = new ToolsearchClient(nc, tenant, { timeoutMs: 3000, credential: TEST_KEYS.test });
     await client.putToolset({
       id: 'ops',
       kind: 'plugin',
@@ -237,9 +243,9 @@ describe('a Redis restart (AOF)', () => {
     expect((await client.assemble(session.id)).ok).toBe(true);
     // ...and the held call, approved, runs exactly once.
     const [held] = approvals;
-    const { approval } = await client.decide(approvalId, {
+    const alice = new ToolsearchClient(nc, tenant, { timeoutMs: 3000, credential: TEST_KEYS.alice });
+    const { approval } = await alice.decide(approvalId, {
       decision: 'approve',
-      by: 'alice',
       tool: held?.tool ?? '',
       digest: held?.digest ?? '',
       wait_ms: 5000,

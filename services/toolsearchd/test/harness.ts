@@ -1,17 +1,51 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { connect, JSONCodec, type NatsConnection } from 'nats';
 import type { ExecRequest } from '@toolsearch/proto';
 import { pino } from 'pino';
-import { ToolsearchClient } from '@toolsearch/client';
+import { natsConnectOptions, ToolsearchClient } from '@toolsearch/client';
 import { parseDaemonConfig, type DaemonConfig } from '../src/config';
+import { redisConnectionUrl } from '../src/connection-config';
 import { Daemon } from '../src/daemon';
 import type { DispatchHooks } from '../src/dispatch/dispatcher';
 
 export const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/**
+ * Credential keys every test daemon knows, for any tenant: `test` is a gateway, operator and
+ * approver (what most tests need), `alice` and `bob` are approvers only, `gateway` and `other`
+ * are plain gateways (two credentials of one tenant), `operator` only reads.
+ */
+export const TEST_KEYS = {
+  test: 'tsk_test-key-for-the-test-suite-0000000000',
+  alice: 'tsk_test-key-of-approver-alice-00000000000',
+  bob: 'tsk_test-key-of-approver-bob-0000000000000',
+  gateway: 'tsk_test-key-of-a-plain-gateway-0000000000',
+  other: 'tsk_test-key-of-another-gateway-000000000',
+  operator: 'tsk_test-key-of-a-read-only-operator-00000',
+} as const;
+export type TestKey = keyof typeof TEST_KEYS;
+const TEST_ROLES: Record<TestKey, string[]> = {
+  test: ['gateway', 'operator', 'approver'],
+  alice: ['approver'],
+  bob: ['approver'],
+  gateway: ['gateway'],
+  other: ['gateway'],
+  operator: ['operator'],
+};
+
+/** The `credentials` config entry of the test keys (also for configs a test writes itself). */
+export function testCredentials(): { name: string; sha256: string; tenants: string[]; roles: string[] }[] {
+  return (Object.keys(TEST_KEYS) as TestKey[]).map((name) => ({
+    name,
+    sha256: createHash('sha256').update(TEST_KEYS[name]).digest('hex'),
+    tenants: ['*'],
+    roles: TEST_ROLES[name],
+  }));
+}
 
 /** A namespace of its own for one test (bucket, Redis prefix, queue group, tenants), so files run in parallel. */
 export function testConfig(overrides: Record<string, unknown> = {}): DaemonConfig {
@@ -21,8 +55,11 @@ export function testConfig(overrides: Record<string, unknown> = {}): DaemonConfi
     redis: { url: REDIS_URL },
     namespace: { bucket: `t-${id}`, redisPrefix: `t-${id}:`, queue: `q-${id}` },
     log: { level: 'silent' },
+    // The shared test NATS and Redis run without authentication.
+    security: { insecure: true },
     // Any free port: several daemons (files, processes) run on one machine.
     http: { port: 0 },
+    credentials: testCredentials(),
     ...overrides,
   });
 }
@@ -39,10 +76,13 @@ export async function startDaemon(config: DaemonConfig, hooks: readonly Dispatch
   return daemon;
 }
 
-/** A NATS connection and a client for a tenant. Close the connection when done. */
-export async function clientFor(tenant: string): Promise<{ nc: NatsConnection; client: ToolsearchClient }> {
+/** A NATS connection and a client for a tenant presenting a test key. Close the connection when done. */
+export async function clientFor(
+  tenant: string,
+  as: TestKey = 'test',
+): Promise<{ nc: NatsConnection; client: ToolsearchClient }> {
   const nc = await connect({ servers: NATS_URL });
-  return { nc, client: new ToolsearchClient(nc, tenant) };
+  return { nc, client: new ToolsearchClient(nc, tenant, { credential: TEST_KEYS[as] }) };
 }
 
 /** Resolves with the first `count` values pushed through `push`, or rejects after `ms`. */
@@ -69,7 +109,7 @@ export function collect<T>(count: number, ms = 5000): { push: (value: T) => void
 
 /** Removes what a test namespace left behind: its KV bucket and its Redis keys. */
 export async function cleanup(config: DaemonConfig): Promise<void> {
-  const nc = await connect({ servers: config.nats.url });
+  const nc = await connect(natsConnectOptions(config.nats));
   try {
     const kv = await nc.jetstream().views.kv(config.namespace.bucket);
     await kv.destroy();
@@ -79,7 +119,7 @@ export async function cleanup(config: DaemonConfig): Promise<void> {
     await nc.close();
   }
   const { Redis } = await import('ioredis');
-  const redis = new Redis(config.redis.url, { lazyConnect: true });
+  const redis = new Redis(redisConnectionUrl(config.redis), { lazyConnect: true });
   try {
     await redis.connect();
     let cursor = '0';
@@ -107,9 +147,9 @@ export function daemonFixture(overrides: Record<string, unknown> = {}) {
       daemon = await startDaemon(config, hooks);
       return daemon;
     },
-    /** A client for a tenant, closed by `stop()`. */
-    async client(tenant: string): Promise<ToolsearchClient> {
-      const { nc, client } = await clientFor(tenant);
+    /** A client for a tenant presenting a test key (`test` unless named), closed by `stop()`. */
+    async client(tenant: string, as: TestKey = 'test'): Promise<ToolsearchClient> {
+      const { nc, client } = await clientFor(tenant, as);
       connections.push(nc);
       return client;
     },
@@ -148,14 +188,24 @@ export function exited(child: ChildProcess): Promise<void> {
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-/** Starts toolsearchd as its own process on the test's namespace; resolves once it serves. */
-export function daemonProcess(configPath: string): Promise<ChildProcess> {
+/**
+ * Starts toolsearchd as its own process on the test's namespace; resolves once it serves.
+ * `env` is added to this process's environment; `output` collects everything it prints.
+ */
+export function daemonProcess(
+  configPath: string,
+  options: { env?: Record<string, string>; output?: string[] } = {},
+): Promise<ChildProcess> {
+  const { output } = options;
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', output ? 'pipe' : 'inherit'],
+    env: { ...process.env, ...options.env },
   });
+  child.stderr?.on('data', (chunk: Buffer) => output?.push(chunk.toString()));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('toolsearchd did not start in time')), 20_000);
     child.stdout?.on('data', (chunk: Buffer) => {
+      output?.push(chunk.toString());
       if (chunk.toString().includes('toolsearchd serving')) {
         clearTimeout(timer);
         resolve(child);

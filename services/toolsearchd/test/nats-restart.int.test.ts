@@ -7,7 +7,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ToolsetSchema } from '@toolsearch/catalog';
 import type { TierEvent } from '@toolsearch/proto';
-import { cleanup, collect, eventually, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
+import {
+  cleanup,
+  collect,
+  eventually,
+  exited,
+  freePort,
+  startDaemon,
+  tenantId,
+  TEST_KEYS,
+  testConfig,
+} from './harness';
 
 /** A NATS server of this test's own (never the shared one), with JetStream on a temporary folder. */
 function startNats(port: number, storeDir: string): ChildProcess {
@@ -27,7 +37,8 @@ describe('a NATS restart', () => {
     const url = `nats://127.0.0.1:${port}`;
     const config = testConfig({ nats: { url } });
     const tenant = tenantId('fault');
-    const client = (nc: NatsConnection) => new ToolsearchClient(nc, tenant, { timeoutMs: 2000 });
+    const client = (nc: NatsConnection) =>
+      new ToolsearchClient(nc, tenant, { timeoutMs: 2000, credential: TEST_KEYS.test });
     const observer = await eventually(
       () => connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 }),
       10_000,

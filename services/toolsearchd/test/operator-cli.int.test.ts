@@ -4,7 +4,7 @@ import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest } from '@toolsearch/proto';
-import { daemonFixture, freePort, NATS_URL, serveExec, tenantId } from './harness';
+import { daemonFixture, freePort, NATS_URL, serveExec, tenantId, TEST_KEYS } from './harness';
 
 // The operator commands are exercised as users run them: the `toolsearch` binary as a process,
 // talking to a running daemon over NATS.
@@ -22,7 +22,11 @@ function cli(args: readonly string[], env: Record<string, string> = {}): Promise
     execFile(
       process.execPath,
       [CLI, ...args],
-      { env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL, ...env }, timeout: 30_000 },
+      // A read-only operator's key unless the test says otherwise.
+      {
+        env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL, TOOLSEARCH_CREDENTIAL: TEST_KEYS.operator, ...env },
+        timeout: 30_000,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr });
@@ -114,25 +118,29 @@ describe('operator commands against a running daemon', () => {
     expect(listed.stdout).toContain(second);
     expect(listed.stdout).toContain('{"table":"users"}');
 
-    const anonymous = await cli(as(['approvals', 'approve', first]));
-    expect(anonymous.code).toBe(2);
-    expect(anonymous.stderr).toContain('--as APPROVER');
-    const stranger = await cli(as(['approvals', 'approve', first, '--as', 'mallory']));
-    expect(stranger.code).toBe(1);
-    expect(stranger.stderr).toContain('FORBIDDEN');
+    const anonymous = await cli(as(['approvals', 'approve', first]), { TOOLSEARCH_CREDENTIAL: '' });
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain('UNAUTHENTICATED');
+    expect(anonymous.stderr).toContain('TOOLSEARCH_CREDENTIAL');
+    // An operator reads but does not decide; an approver key outside the policy's list does not either.
+    for (const key of [TEST_KEYS.operator, TEST_KEYS.test]) {
+      const stranger = await cli(as(['approvals', 'approve', first]), { TOOLSEARCH_CREDENTIAL: key });
+      expect(stranger.code).toBe(1);
+      expect(stranger.stderr).toContain('FORBIDDEN');
+    }
+    const alice = { TOOLSEARCH_CREDENTIAL: TEST_KEYS.alice };
 
-    const approved = await cli(
-      as(['approvals', 'approve', first, '--as', 'alice', '--reason', 'cleanup', '--wait', '10000']),
-    );
+    const approved = await cli(as(['approvals', 'approve', first, '--reason', 'cleanup', '--wait', '10000']), alice);
     expect(approved.code).toBe(0);
     expect(approved.stdout).toContain(`approved ${first}`);
+    expect(approved.stdout).toContain('by alice');
     expect(approved.stdout).toContain('result: {"dropped":"users"}');
-    const again = await cli(as(['approvals', 'approve', first, '--as', 'alice']));
+    const again = await cli(as(['approvals', 'approve', first]), alice);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(/ALREADY_DECIDED|APPROVAL_NOT_FOUND/);
     expect(ran.filter((request) => request.arguments['table'] === 'users')).toHaveLength(1);
 
-    const denied = await cli(as(['approvals', 'deny', second, '--as', 'alice', '--json']));
+    const denied = await cli(as(['approvals', 'deny', second, '--json']), alice);
     expect((JSON.parse(denied.stdout) as { approval: { state: string } }).approval.state).toBe('denied');
     expect(ran.filter((request) => request.arguments['table'] === 'orders')).toHaveLength(0);
 
@@ -144,7 +152,7 @@ describe('operator commands against a running daemon', () => {
 
   it('activity --follow prints live events under the real tool name', async () => {
     const child = spawn(process.execPath, [CLI, ...as(['activity', '--follow', '--count', '2', '--json'])], {
-      env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL },
+      env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL, TOOLSEARCH_CREDENTIAL: TEST_KEYS.operator },
     });
     // Never leave the feed running, whatever happens below.
     onTestFinished(() => {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS } from '@toolsearch/proto';
 import { Daemon } from '../src/daemon';
-import { cleanup, freePort, NATS_URL, tenantId, testConfig } from './harness';
+import { cleanup, freePort, NATS_URL, tenantId, TEST_KEYS, testConfig } from './harness';
 
 // Secrets in MCP server configs (environment, headers) and credentials (API keys, session tokens)
 // must never show up in logs, events, replies, errors, audit records or metrics.
@@ -70,7 +70,7 @@ describe('secrets stay out of every output', () => {
     });
     await watcher.flush();
     const nc = await connect({ servers: NATS_URL });
-    const client = new ToolsearchClient(nc, TENANT);
+    const client = new ToolsearchClient(nc, TENANT, { credential: TEST_KEYS.test });
     const replies: unknown[] = [];
     const keep = async <T>(promise: Promise<T>) => {
       const value = await promise.catch((error: unknown) => ({ error: String(error), ...(error as object) }));

@@ -7,14 +7,14 @@ import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/da
 import { formatTable, formatTime } from '../operator/table';
 
 const USAGE = `Usage: toolsearch approvals list [--session SESSION] [--tool PATTERN] [--json] [connection]
-       toolsearch approvals approve ID --as APPROVER [--reason TEXT] [--wait MS] [--json] [connection]
-       toolsearch approvals deny ID --as APPROVER [--reason TEXT] [--json] [connection]
+       toolsearch approvals approve ID [--reason TEXT] [--wait MS] [--json] [connection]
+       toolsearch approvals deny ID [--reason TEXT] [--json] [connection]
 
 list: held calls waiting for a decision, oldest first, with their arguments' digest.
 approve / deny: decide one held call. The decision quotes the tool and argument digest the daemon
-holds, so it cannot apply to anything else. APPROVER is your identity (default
-$TOOLSEARCH_APPROVER); it must be one of the tenant's approvers when the policy names them, and
-never a session id. --wait waits up to MS for an approved call to run and prints its result.
+holds, so it cannot apply to anything else. Who decides is proved by the approver credential in
+$TOOLSEARCH_CREDENTIAL (a key with the 'approver' role); the daemon records that credential's
+name. --wait waits up to MS for an approved call to run and prints its result.
 
 ${DAEMON_OPTIONS_USAGE}`;
 
@@ -32,7 +32,6 @@ export const approvalsCommand: Command = {
       ...JSON_OPTION,
       session: { type: 'string' },
       tool: { type: 'string' },
-      as: { type: 'string' },
       reason: { type: 'string' },
       wait: { type: 'string' },
     });
@@ -67,15 +66,11 @@ export const approvalsCommand: Command = {
     }
     if (action === 'approve' || action === 'deny') {
       if (id === undefined) throw new CliError(`name the held call: toolsearch approvals ${action} ID.\n\n${USAGE}`);
-      const by = values.as ?? io.env['TOOLSEARCH_APPROVER'];
-      if (by === undefined || by.trim() === '')
-        throw new CliError('say who decides: --as APPROVER (or set TOOLSEARCH_APPROVER).');
       const waitMs = intOption(values.wait, '--wait (milliseconds)', 0, 120_000) ?? 0;
       const approval: Approval = await withDaemon(values, io, async ({ client }) => {
         const { approval: held } = await client.getApproval(id);
         const { approval: decided } = await client.decide(id, {
           decision: action,
-          by,
           reason: values.reason ?? '',
           tool: held.tool,
           digest: held.digest,
@@ -88,7 +83,7 @@ export const approvalsCommand: Command = {
         return 0;
       }
       io.out(
-        `${action === 'approve' ? 'approved' : 'denied'} ${approval.id}: ${approval.tool} ${brief(approval.arguments)} (state ${approval.state}, by ${by})\n`,
+        `${action === 'approve' ? 'approved' : 'denied'} ${approval.id}: ${approval.tool} ${brief(approval.arguments)} (state ${approval.state}, by ${approval.decision?.by ?? '?'})\n`,
       );
       if (approval.result !== undefined)
         io.out(

@@ -1,5 +1,12 @@
 import { connect, type NatsConnection } from 'nats';
-import { ToolsearchClient } from '@toolsearch/client';
+import {
+  NatsAuthError,
+  natsAuthFromEnv,
+  natsConnectOptions,
+  redactUrl,
+  resolveNatsAuth,
+  ToolsearchClient,
+} from '@toolsearch/client';
 import { TenantIdSchema, ToolsearchWireError } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
 import { intOption } from '../command-args';
@@ -14,9 +21,13 @@ export const DAEMON_OPTIONS = {
 
 export const DAEMON_OPTIONS_USAGE = `Connection (operator commands):
   --nats URL       the daemon's NATS (default: $TOOLSEARCH_NATS_URL or nats://127.0.0.1:4222);
-                   credentials from $TOOLSEARCH_NATS_USER and $TOOLSEARCH_NATS_PASSWORD
-                   (replies on _INBOX_<user>, or $TOOLSEARCH_NATS_INBOX_PREFIX)
+                   credentials from the environment, one of: $TOOLSEARCH_NATS_USER and
+                   $TOOLSEARCH_NATS_PASSWORD (replies on _INBOX_<user>, or
+                   $TOOLSEARCH_NATS_INBOX_PREFIX), $TOOLSEARCH_NATS_TOKEN,
+                   $TOOLSEARCH_NATS_NKEY_SEED_FILE or $TOOLSEARCH_NATS_CREDS_FILE
   --tenant ID      the tenant to act for (default: $TOOLSEARCH_TENANT)
+                   the daemon's credential key from $TOOLSEARCH_CREDENTIAL (an operator's to read,
+                   an approver's to decide held calls; see docs/security.md)
   --timeout MS     how long to wait for each answer (default 5000)`;
 
 /** The daemon could not be reached, or did not answer: exit code 3, distinct from usage errors. */
@@ -45,7 +56,8 @@ export async function withDaemon<T>(
   io: CliIo,
   body: (daemon: DaemonSession) => Promise<T>,
 ): Promise<T> {
-  const url = values.nats ?? io.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const given = values.nats ?? io.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+  const url = redactUrl(given);
   const tenant = values.tenant ?? io.env['TOOLSEARCH_TENANT'];
   if (tenant === undefined || tenant === '')
     throw new CliError('name the tenant: --tenant ID (or set TOOLSEARCH_TENANT).');
@@ -55,19 +67,22 @@ export async function withDaemon<T>(
   let nc: NatsConnection;
   try {
     nc = await connect({
-      servers: url,
+      ...credentials(given, io.env),
       name: 'toolsearch-cli',
       timeout: Math.min(timeoutMs, 5000),
       maxReconnectAttempts: 0,
-      ...credentials(io.env),
     });
   } catch (error) {
+    if (error instanceof NatsAuthError) throw new CliError(error.message);
     throw new UnreachableError(
       `cannot reach NATS at ${url} (${describe(error)}). Is toolsearchd running? Start it with 'npm start', or point --nats (TOOLSEARCH_NATS_URL) at the daemon's NATS.`,
     );
   }
   try {
-    return await body({ client: new ToolsearchClient(nc, tenant, { timeoutMs }), nc, url, tenant });
+    // The daemon's own credential check: a key configured by its sha256 (never from arguments).
+    const credential = io.env['TOOLSEARCH_CREDENTIAL'];
+    const client = new ToolsearchClient(nc, tenant, { timeoutMs, ...(credential ? { credential } : {}) });
+    return await body({ client, nc, url, tenant });
   } catch (error) {
     throw explain(error, url, tenant, timeoutMs);
   } finally {
@@ -76,16 +91,15 @@ export async function withDaemon<T>(
 }
 
 /**
- * NATS credentials from the environment (never from arguments, which other users can see). A
- * user's replies come back on its own inbox prefix, `_INBOX_<user>`, as infra/nats.conf allows.
+ * Servers and credentials from the environment (never from arguments, which other users can see),
+ * read the way the daemon reads them (libs/client nats-auth.ts). A user's replies come back on its
+ * own inbox prefix, `_INBOX_<user>`, as infra/nats.conf allows.
  */
-function credentials(env: CliIo['env']): { user?: string; pass?: string; inboxPrefix?: string } {
-  const user = env['TOOLSEARCH_NATS_USER'];
-  const inboxPrefix = env['TOOLSEARCH_NATS_INBOX_PREFIX'] ?? (user ? `_INBOX_${user}` : undefined);
-  return {
-    ...(user ? { user, pass: env['TOOLSEARCH_NATS_PASSWORD'] ?? '' } : {}),
-    ...(inboxPrefix ? { inboxPrefix } : {}),
-  };
+function credentials(url: string, env: CliIo['env']) {
+  const settings = natsAuthFromEnv(url, env);
+  const { auth } = resolveNatsAuth(settings);
+  const inboxPrefix = env['TOOLSEARCH_NATS_INBOX_PREFIX'] ?? (auth.kind === 'user' ? `_INBOX_${auth.user}` : undefined);
+  return { ...natsConnectOptions(settings), ...(inboxPrefix ? { inboxPrefix } : {}) };
 }
 
 function describe(error: unknown): string {
@@ -96,6 +110,10 @@ function describe(error: unknown): string {
 
 function explain(error: unknown, url: string, tenant: string, timeoutMs: number): unknown {
   if (error instanceof CliError) return error;
+  if (error instanceof ToolsearchWireError && error.code === 'UNAUTHENTICATED')
+    return new RefusedError(
+      `${error.code}: the daemon needs a credential: set TOOLSEARCH_CREDENTIAL to a key configured for tenant '${tenant}' (an operator's, or an approver's to decide held calls).`,
+    );
   if (error instanceof ToolsearchWireError) return new RefusedError(`${error.code}: ${error.message}`);
   const code = String((error as { code?: unknown }).code ?? '');
   const message = (error as Error).message ?? '';

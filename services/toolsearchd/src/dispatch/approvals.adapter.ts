@@ -170,8 +170,9 @@ export class Approvals {
   }
 
   /**
-   * Records a decision. It must name the held call's tool and argument digest, come from an
-   * approver (never a session, never the requester) and be the first decision.
+   * Records a decision. `by` is the verified approver (the name of the credential the request
+   * presented; sessions hold no such credential). The decision must name the held call's tool and
+   * argument digest, come from one of the policy's approvers when it names any, and be the first.
    */
   async decide(
     tenant: string,
@@ -181,14 +182,14 @@ export class Approvals {
   ): Promise<Approval> {
     const held = await this.#held(tenant, id);
     if (held === undefined) throw new ApprovalError('APPROVAL_NOT_FOUND', `no held call '${id}' for this tenant.`);
-    if (request.by === held.requester || /^s-[A-Za-z0-9_-]{20,64}$/.test(request.by)) {
-      throw new ApprovalError(
-        'FORBIDDEN',
-        'a session cannot decide on held calls (least of all its own); decisions come from an approver identity.',
-      );
+    if (request.by === '' || request.by === held.requester) {
+      throw new ApprovalError('FORBIDDEN', 'decisions come from an approver credential, never from a session.');
     }
     if (approvers.length > 0 && !approvers.includes(request.by)) {
-      throw new ApprovalError('FORBIDDEN', `'${request.by}' is not one of this tenant's approvers.`);
+      throw new ApprovalError(
+        'FORBIDDEN',
+        `credential '${request.by}' has the approver role but is not one of this tenant's approvers (policy.approval.approvers).`,
+      );
     }
     if (request.tool !== held.tool || request.digest !== held.digest) {
       throw new ApprovalError(

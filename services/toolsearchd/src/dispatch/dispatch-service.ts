@@ -55,7 +55,7 @@ export class DispatchService {
     this.executors = new Executors(nc, options.mcp, log);
     this.audit = new AuditLog(redis, prefix, config.dispatch.auditMaxLen);
     this.approvals = new Approvals({ redis, redisUrl: config.redis.url, prefix, nc, log });
-    this.queues = new WorkerQueues(config.redis.url, `${prefix}bull`, log);
+    this.queues = new WorkerQueues(config.redis.url, prefix, log);
     this.dispatcher = new Dispatcher({
       executors: this.executors,
       audit: this.audit,
@@ -98,11 +98,17 @@ export class DispatchService {
     return { ok: true, approvals };
   }
 
-  async decide(tenant: string, id: string | undefined, body: unknown) {
+  /** Records a decision by `approver`, the name of the approver credential the request proved. */
+  async decide(tenant: string, id: string | undefined, body: unknown, approver: string) {
     const approvalId = this.#approvalId(id);
     const request = parse(ApprovalDecideRequestSchema, body);
     try {
-      let approval = await this.approvals.decide(tenant, approvalId, request, this.policyOf(tenant).approval.approvers);
+      let approval = await this.approvals.decide(
+        tenant,
+        approvalId,
+        { ...request, by: approver },
+        this.policyOf(tenant).approval.approvers,
+      );
       if (request.wait_ms > 0) {
         approval = (await this.approvals.waitForResult(tenant, approvalId, request.wait_ms)) ?? approval;
       }

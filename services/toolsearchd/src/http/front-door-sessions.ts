@@ -22,7 +22,8 @@ export class FrontDoorSessions implements FrontDoorBackend {
     private readonly deps: {
       apiKeys: DaemonConfig['tenants'];
       resolveToken: (token: string) => Promise<{ tenant: string; session: string } | undefined>;
-      open: (tenant: string, request: OpenSessionRequest) => Promise<string>;
+      /** Opens a gateway session owned by the named API key. */
+      open: (tenant: string, request: OpenSessionRequest, keyName: string) => Promise<string>;
       close: (tenant: string, session: string) => Promise<void>;
       descriptor: (tenant: string, session: string) => Promise<SessionDescriptor>;
       /** The session's assembly in MCP form (see SurfaceEndpoints.assembly). */
@@ -49,12 +50,16 @@ export class FrontDoorSessions implements FrontDoorBackend {
     const match = this.#keys.get(tokenDigest(bearer));
     if (match === undefined) return undefined;
     const { tenant, key } = match;
-    const session = await this.deps.open(tenant, {
-      role: 'gateway',
-      grant: key.grant,
-      model: key.model,
-      ...(key.config !== undefined ? { config: key.config } : {}),
-    });
+    const session = await this.deps.open(
+      tenant,
+      {
+        role: 'gateway',
+        grant: key.grant,
+        model: key.model,
+        ...(key.config !== undefined ? { config: key.config } : {}),
+      },
+      key.name,
+    );
     return { tenant, session, owned: true };
   }
 
