@@ -13,6 +13,7 @@ import { toolsetsCommand } from './commands/toolsets.command';
 import { tiersCommand } from './commands/tiers.command';
 import { approvalsCommand } from './commands/approvals.command';
 import { activityCommand } from './commands/activity.command';
+import { credentialsCommand } from './commands/credentials.command';
 
 /** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
 export interface Command {
@@ -34,10 +35,11 @@ const COMMANDS: Record<string, Command> = {
   tiers: tiersCommand,
   approvals: approvalsCommand,
   activity: activityCommand,
+  credentials: credentialsCommand,
 };
 
 function help(): string {
-  const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`);
+  const rows = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(11)} ${command.summary}`);
   return [
     'toolsearch: tool search for LLM agent sessions.',
     '',

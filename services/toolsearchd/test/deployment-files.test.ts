@@ -90,4 +90,15 @@ describe('deployment files', () => {
     expect(example.http).toEqual({ enabled: true, host: '0.0.0.0', port: 8420, mcpIdleMs: 1_800_000 });
     expect(example.tenants['acme']?.apiKeys[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
+
+  it('infra/redis.conf turns ACLs on from a generated file and holds no password itself', () => {
+    const redis = read('infra/redis.conf');
+    const settings = redis.split('\n').filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+    // Users come from the file the credentials command writes; redis-acl.int.test.ts runs this
+    // file with one and shows what each user can reach.
+    expect(settings).toContainEqual(expect.stringMatching(/^aclfile \/\S+\.acl$/));
+    expect(redis).toMatch(/toolsearch credentials redis/);
+    // No user, password or hash is written into the shipped file.
+    for (const line of settings) expect(line).not.toMatch(/^(requirepass|masterauth|user)\b|[>#][0-9a-f]{64}/);
+  });
 });

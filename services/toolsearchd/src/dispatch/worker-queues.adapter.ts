@@ -1,40 +1,42 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { workerQueueName, type WorkerJob } from '@toolsearch/proto';
+import { workerQueueName, workerQueuePrefix, type WorkerJob } from '@toolsearch/proto';
 
 /**
  * Subagent and kanban jobs: one BullMQ queue per role and tenant (`subagent-<tenant>`,
- * `kanban_worker-<tenant>`), so a worker pool serves exactly one tenant's jobs and Redis ACLs can
- * scope a worker to its tenant's keys. The job id is the child session's id.
+ * `kanban_worker-<tenant>`), each tenant's under a BullMQ prefix of its own
+ * (`<keyPrefix>w:<tenant>`, see `workerQueuePrefix`). A worker pool serves exactly one tenant's
+ * jobs, and its Redis ACL user, limited to `~<keyPrefix>w:<tenant>:*`, reaches those queues and
+ * nothing else: not another tenant's jobs, not sessions, tokens or approvals. The job id is the
+ * child session's id.
  */
 export class WorkerQueues {
   readonly #connection: Redis;
-  readonly #prefix: string;
+  readonly #keyPrefix: string;
   readonly #log: Logger;
   readonly #queues = new Map<string, Queue>();
 
-  constructor(redisUrl: string, prefix: string, log: Logger) {
+  /** `keyPrefix` is the daemon's Redis key prefix (`namespace.redisPrefix`). */
+  constructor(redisUrl: string, keyPrefix: string, log: Logger) {
     this.#connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.#connection.on('error', () => undefined);
-    this.#prefix = prefix;
+    this.#keyPrefix = keyPrefix;
     this.#log = log;
-  }
-
-  get prefix(): string {
-    return this.#prefix;
   }
 
   async enqueue(job: WorkerJob): Promise<{ queue: string; id: string; prefix: string }> {
     const name = workerQueueName(job.role, job.tenant);
-    let queue = this.#queues.get(name);
+    const prefix = workerQueuePrefix(this.#keyPrefix, job.tenant);
+    const key = `${prefix}:${name}`;
+    let queue = this.#queues.get(key);
     if (queue === undefined) {
-      queue = new Queue(name, { connection: this.#connection, prefix: this.#prefix });
+      queue = new Queue(name, { connection: this.#connection, prefix });
       queue.on('error', (error) => this.#log.warn({ err: error.message, queue: name }, 'worker queue problem'));
-      this.#queues.set(name, queue);
+      this.#queues.set(key, queue);
     }
     await queue.add('task', job, { jobId: job.session, removeOnComplete: 1000, removeOnFail: 1000 });
-    return { queue: name, id: job.session, prefix: this.#prefix };
+    return { queue: name, id: job.session, prefix };
   }
 
   async close(): Promise<void> {
