@@ -6,8 +6,9 @@ import type { Command } from '../main';
 import { DAEMON_REDIS_USER, DEFAULT_REDIS_PREFIX, RedisAclError } from '../operator/redis-acl';
 import { mergeEnvFile, planRedisCredentials, type RedisCredentialsPlan } from '../operator/redis-credentials';
 import { formatTable } from '../operator/table';
+import { KEY_USAGE, NATS_USAGE, runCredentialsKey, runCredentialsNats } from './credentials-nats-key';
 
-const USAGE = `Usage: toolsearch credentials redis --tenants T1,T2... --acl-file FILE
+const REDIS_USAGE = `Usage: toolsearch credentials redis --tenants T1,T2... --acl-file FILE
          [--secrets-file FILE] [--prefix PREFIX] [--rotate] [--print-passwords] [--json]
 
 Writes a Redis ACL file (users.acl format, for redis.conf 'aclfile'): the default user off; the
@@ -26,6 +27,8 @@ they are. --rotate gives every managed user a new password.
 
 PREFIX is the daemon's namespace.redisPrefix (default $TOOLSEARCH_REDIS_PREFIX, else
 '${DEFAULT_REDIS_PREFIX}'). Apply the file with 'ACL LOAD' on a running Redis, or restart it.`;
+
+const USAGE = `${KEY_USAGE}\n\n${NATS_USAGE}\n\n${REDIS_USAGE}`;
 
 const read = (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
 
@@ -50,9 +53,11 @@ function summary(plan: RedisCredentialsPlan, files: { acl: string; env: string |
 }
 
 export const credentialsCommand: Command = {
-  summary: 'generate Redis ACL users and passwords (daemon, one worker user per tenant)',
+  summary: 'mint credential keys, and NATS users and Redis ACL users with their passwords',
   usage: USAGE,
   run(args: string[], io: CliIo): number {
+    if (args[0] === 'key') return runCredentialsKey(args.slice(1), io);
+    if (args[0] === 'nats') return runCredentialsNats(args.slice(1), io);
     const { values, positionals } = parseCommandArgs(args, {
       ...JSON_OPTION,
       tenants: { type: 'string', multiple: true },
@@ -63,7 +68,8 @@ export const credentialsCommand: Command = {
       'print-passwords': { type: 'boolean', default: false },
     });
     const [kind, ...extra] = positionals;
-    if (kind !== 'redis' || extra.length > 0) throw new CliError(`say 'credentials redis'.\n\n${USAGE}`);
+    if (kind !== 'redis' || extra.length > 0)
+      throw new CliError(`say 'credentials key', 'nats' or 'redis'.\n\n${REDIS_USAGE}`);
     const aclPath = values['acl-file'];
     if (aclPath === undefined) throw new CliError(`say where the ACL file goes: --acl-file FILE.\n\n${USAGE}`);
     const tenants = (values.tenants ?? []).flatMap((list) => list.split(',')).map((tenant) => tenant.trim());
