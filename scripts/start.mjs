@@ -51,6 +51,8 @@ writeFileSync(
   config,
   JSON.stringify({
     log: { level: 'info' },
+    // The local NATS and Redis of `npm start` have no authentication (the daemon warns once).
+    security: { insecure: true },
     http: { port: httpPort },
     tenants: {
       demo: {

@@ -103,6 +103,8 @@ function deploymentConfig(namespace: string) {
   return {
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
+    // The benchmark's local NATS and Redis run without authentication.
+    security: { insecure: true },
     http: { port: 0 },
     namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
   };

@@ -43,6 +43,8 @@ async function main(): Promise<void> {
   const config = parseDaemonConfig({
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
+    // The benchmark's local NATS and Redis run without authentication.
+    security: { insecure: true },
     http: { port: 0 },
     namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
     log: { level: 'silent' },

@@ -83,6 +83,8 @@ async function main(): Promise<void> {
   const config = {
     nats: { url: NATS_URL },
     redis: { url: REDIS_URL },
+    // The soak's local NATS and Redis run without authentication.
+    security: { insecure: true },
     namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
     http: { port: 0 },
     log: { level: 'warn' },

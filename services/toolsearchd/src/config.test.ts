@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadDaemonConfig, parseDaemonConfig } from './config';
+import { unauthenticated } from './connections';
 
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'config.yaml');
@@ -49,5 +50,55 @@ describe('daemon config', () => {
         tenants: { acme: { apiKeys: [{ name: 'k', sha256: 'the-key-itself', grant: { toolsets: [] } }] } },
       }),
     ).toThrow(/^tenants\.acme\.apiKeys\.0\.sha256: the sha256 of the key/);
+  });
+});
+
+describe('daemon config: NATS and Redis credentials', () => {
+  it('reads every credential from the environment, and TOOLSEARCH_INSECURE as a boolean', () => {
+    const config = loadDaemonConfig(undefined, {
+      TOOLSEARCH_NATS_USER: 'toolsearchd',
+      TOOLSEARCH_NATS_PASSWORD: 'np',
+      TOOLSEARCH_REDIS_USERNAME: 'ru',
+      TOOLSEARCH_REDIS_PASSWORD: 'rp',
+      TOOLSEARCH_INSECURE: 'true',
+    });
+    expect(config.nats).toEqual({ url: 'nats://127.0.0.1:4222', user: 'toolsearchd', password: 'np' });
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', username: 'ru', password: 'rp' });
+    expect(config.security.insecure).toBe(true);
+    expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '1' }).security.insecure).toBe(true);
+    expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '0' }).security.insecure).toBe(false);
+    expect(parseDaemonConfig({}).security.insecure).toBe(false);
+    expect(() => loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: 'yes' })).toThrow(/^security\.insecure: /);
+    expect(loadDaemonConfig(undefined, { TOOLSEARCH_NATS_TOKEN: 't' }).nats.token).toBe('t');
+    expect(loadDaemonConfig(undefined, { TOOLSEARCH_NATS_NKEY_SEED_FILE: '/s' }).nats.nkeySeedFile).toBe('/s');
+    expect(loadDaemonConfig(undefined, { TOOLSEARCH_NATS_CREDS_FILE: '/c' }).nats.credsFile).toBe('/c');
+  });
+
+  it('lets the environment add a password to a YAML file that has none', () => {
+    const path = file('nats:\n  url: nats://10.0.0.1:4222,nats://10.0.0.2:4222\n  user: toolsearchd\n');
+    const config = loadDaemonConfig(path, { TOOLSEARCH_NATS_PASSWORD: 'from-a-secret' });
+    expect(config.nats).toMatchObject({ user: 'toolsearchd', password: 'from-a-secret' });
+  });
+
+  it('refuses two NATS methods, and URL credentials that disagree with the keys, saying where they go', () => {
+    expect(() => parseDaemonConfig({ nats: { token: 't', credsFile: '/c' } })).toThrow(
+      /^nats: NATS credentials are configured 2 ways \(token, creds\); give exactly one of nats\.user \+ nats\.password/,
+    );
+    expect(() => parseDaemonConfig({ nats: { url: 'nats://a:b@h', user: 'a', password: 'c' } })).toThrow(
+      /^nats: the NATS URL carries credentials that disagree .* not in the URL/,
+    );
+    expect(() => parseDaemonConfig({ nats: { password: 'p' } })).toThrow(/^nats: .*without a user/);
+    expect(parseDaemonConfig({ nats: { url: 'nats://a:b@h', user: 'a', password: 'b' } }).nats.user).toBe('a');
+  });
+
+  it('refuses Redis URL credentials that disagree with the keys; a username alone is no authentication', () => {
+    expect(() => parseDaemonConfig({ redis: { url: 'redis://u:p@h:6379', password: 'q' } })).toThrow(
+      /^redis: the Redis URL carries credentials that disagree .*redis\.username\/redis\.password/,
+    );
+    expect(unauthenticated(parseDaemonConfig({ redis: { username: 'u' } }))).toEqual(['NATS', 'Redis']);
+    expect(unauthenticated(parseDaemonConfig({ nats: { token: 't' }, redis: { url: 'redis://:p@h' } }))).toEqual([]);
+    expect(
+      parseDaemonConfig({ redis: { url: 'redis://u:p@h:6379', username: 'u', password: 'p' } }).redis.password,
+    ).toBe('p');
   });
 });

@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { parseCatalogFiles } from '@toolsearch/catalog';
+import { redactUrl } from '@toolsearch/client';
 import { ConfigError, loadDaemonConfig } from './config';
 import { Daemon } from './daemon';
 
@@ -29,6 +30,8 @@ async function main(): Promise<number> {
   }
   const logger = pino({
     level: config.log.level,
+    // The last line of defence for secrets: no URL password or token reaches a log line.
+    hooks: { streamWrite: redactUrl },
     ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
   });
   const daemon = new Daemon(config, { logger, env: process.env });
@@ -65,7 +68,9 @@ async function main(): Promise<number> {
 main().then(
   (code) => (process.exitCode = code),
   (error: Error) => {
-    process.stderr.write(`toolsearchd: ${error.message}\n`);
-    process.exitCode = 1;
+    // A refusal to start for lack of authentication (security.insecure) is a config error too.
+    const config = error instanceof ConfigError;
+    process.stderr.write(`toolsearchd: ${config ? 'config error: ' : ''}${redactUrl(error.message)}\n`);
+    process.exitCode = config ? 2 : 1;
   },
 );

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadDaemonConfig, parseDaemonConfig } from '../src/config';
+import { unauthenticated } from '../src/connections';
 
 // Docker and Kubernetes cannot run here: these tests check that the deployment files parse, agree
 // with each other and with the daemon (ports, probes, config keys), and keep secrets out.
@@ -38,14 +41,18 @@ describe('deployment files', () => {
       ports: { name: string; containerPort: number }[];
       readinessProbe: { httpGet: { path: string; port: string } };
       livenessProbe: { httpGet: { path: string; port: string } };
-      env: { name: string; value?: string }[];
+      env: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
       args: string[];
       volumeMounts: { name: string; mountPath: string }[];
     }[];
     expect(container?.readinessProbe.httpGet.path).toBe('/readyz');
     expect(container?.livenessProbe.httpGet.path).toBe('/healthz');
-    // The NATS URL (it carries the password) comes from a Secret, never a literal value.
-    expect(container?.env.find((entry) => entry.name === 'TOOLSEARCH_NATS_URL')?.value).toBeUndefined();
+    // The NATS and Redis passwords come from Secrets, never literal values.
+    for (const name of ['TOOLSEARCH_NATS_PASSWORD', 'TOOLSEARCH_REDIS_PASSWORD']) {
+      const entry = container?.env.find((variable) => variable.name === name);
+      expect(entry?.valueFrom?.secretKeyRef, name).toBeDefined();
+      expect(entry?.value, name).toBeUndefined();
+    }
 
     const configMap = all.find((manifest) => manifest.kind === 'ConfigMap');
     const [configName, configText] = Object.entries(configMap?.data ?? {})[0] ?? [];
@@ -53,6 +60,12 @@ describe('deployment files', () => {
     expect(container?.args).toEqual(['--config', `${mount}/${configName}`]);
     const config = parseDaemonConfig(parse(configText ?? ''));
     expect(config.http.host).toBe('0.0.0.0');
+    // No credential in a URL; with the Secrets' passwords, nothing is left unauthenticated.
+    expect(`${config.nats.url} ${config.redis.url}`).not.toContain('@');
+    const secrets = { TOOLSEARCH_NATS_PASSWORD: 'n', TOOLSEARCH_REDIS_PASSWORD: 'r' };
+    const configPath = join(mkdtempSync(join(tmpdir(), 'toolsearchd-k8s-')), 'toolsearchd.yaml');
+    writeFileSync(configPath, configText ?? '');
+    expect(unauthenticated(loadDaemonConfig(configPath, secrets))).toEqual([]);
     const http = container?.ports.find((port) => port.name === 'http');
     expect(http?.containerPort).toBe(config.http.port);
 
