@@ -251,7 +251,7 @@ describe('the shipped deployment: infra/nats.conf, infra/redis.conf with ACLs, t
   });
 
   it('no tenant client can subscribe to a subject the daemon serves (no joining its queue group)', async () => {
-    for (const user of ['acme-gateway', 'acme-worker', 'acme-approver']) {
+    for (const user of ['acme-gateway', 'acme-worker', 'acme-approver', 'acme-operator']) {
       const nc = await as(user);
       for (const subjectName of [
         'toolsearch.v1.acme.sessions.open',

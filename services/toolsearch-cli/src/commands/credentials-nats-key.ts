@@ -9,8 +9,9 @@ import { mergeEnvFile } from '../operator/redis-credentials';
 export const NATS_USAGE = `Usage: toolsearch credentials nats --tenants T1,T2... --conf FILE --secrets-file FILE
          [--port N] [--store-dir DIR]
 
-Writes a nats-server configuration with the daemon's user and, per tenant, a gateway, a worker and
-an approver user (<tenant>-gateway, -worker, -approver), each allowed only its role's subjects
+Writes a nats-server configuration with the daemon's user and, per tenant, a gateway, a worker, an
+approver and an operator user (<tenant>-gateway, -worker, -approver, -operator), each allowed only
+its role's subjects
 (infra/nats.conf is this for acme and globex). The file holds no password: each user's is an
 environment variable, written to --secrets-file (created or updated, mode 0600; existing passwords
 are kept). Start nats-server with those variables set. The daemon's are TOOLSEARCH_NATS_USER=
@@ -76,7 +77,7 @@ export function runCredentialsNats(args: string[], io: CliIo): number {
   writeFileSync(secretsPath, mergeEnvFile(previous, set, []), { mode: 0o600 });
   chmodSync(secretsPath, 0o600);
   io.out(
-    `wrote ${confPath}: the daemon's user and ${tenants.length * 3} tenant user(s) (${tenants.join(', ')})\n` +
+    `wrote ${confPath}: the daemon's user and ${tenants.length * 4} tenant user(s) (${tenants.join(', ')})\n` +
       `wrote ${secretsPath} (mode 0600): one password variable per user\n` +
       'Start nats-server -c FILE with those variables in its environment; clients use inboxPrefix _INBOX_<user>.\n',
   );

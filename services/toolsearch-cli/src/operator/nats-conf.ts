@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 
 /**
  * The NATS server configuration of a toolsearch deployment: the daemon's user, and per tenant a
- * gateway, a worker and an approver user, each with exactly the subjects its role needs. The
+ * gateway, a worker, an approver and an operator user, each with exactly the subjects its role needs. The
  * passwords are never in the file: each user's is an environment variable (`$NAME`), which
  * nats-server reads from its environment. `infra/nats.conf` is this output for acme and globex.
  */
-export const NATS_ROLES = ['gateway', 'worker', 'approver'] as const;
+export const NATS_ROLES = ['gateway', 'worker', 'approver', 'operator'] as const;
 export type NatsRole = (typeof NATS_ROLES)[number];
 
 /** The NATS user of a tenant's role, e.g. `acme-gateway`; its replies use `_INBOX_<user>`. */
@@ -59,6 +59,7 @@ export function tenantBlocks(tenant: string): string {
   const gateway = natsUser(tenant, 'gateway');
   const worker = natsUser(tenant, 'worker');
   const approver = natsUser(tenant, 'approver');
+  const operator = natsUser(tenant, 'operator');
   return [
     `    # --- Tenant "${tenant}" ---`,
     userBlock(
@@ -98,6 +99,13 @@ export function tenantBlocks(tenant: string): string {
       'Approvers: read and decide held calls, nothing else.',
       { allow: [`${base}.approvals.list`, `${base}.approvals.*.get`, `${base}.approvals.*.decide`] },
       { allow: [`_INBOX_${approver}.>`] },
+      false,
+    ),
+    userBlock(
+      operator,
+      "Operators (the toolsearch CLI): any of the tenant's requests, its events; what they may do is their daemon credential's roles.",
+      { allow: [`${base}.>`], deny: [`${base}.exec.>`, `${base}.*.evt.>`, `${base}.sessions.*.evt.>`] },
+      { allow: [`_INBOX_${operator}.>`, `${base}.toolsets.evt.>`, `${base}.sessions.*.evt.>`] },
       false,
     ),
   ].join('\n');
