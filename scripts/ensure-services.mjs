@@ -8,7 +8,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-function answers(host, port, timeoutMs = 500) {
+export function answers(host, port, timeoutMs = 500) {
   return new Promise((resolve) => {
     const socket = createConnection({ host, port });
     const done = (ok) => {
@@ -21,18 +21,18 @@ function answers(host, port, timeoutMs = 500) {
   });
 }
 
-function hasBinary(name) {
+export function hasBinary(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;
 }
 
-function installWithApt(packages) {
+export function installWithApt(packages) {
   if (process.getuid?.() !== 0 || !hasBinary('apt-get')) return false;
   console.error(`toolsearch: installing ${packages.join(' ')} with apt-get...`);
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
   return spawnSync('apt-get', ['install', '-y', '-qq', ...packages], { stdio: 'inherit' }).status === 0;
 }
 
-async function waitFor(host, port, what) {
+export async function waitFor(host, port, what) {
   for (let i = 0; i < 50; i += 1) {
     if (await answers(host, port)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -21,7 +21,12 @@ describe('identity and authority over NATS', () => {
     const daemon = await fixture.start();
     // What an operator declares in the config: the tenant may use it, never replace it.
     await daemon.registerToolsets(TENANT, [
-      { id: 'core', kind: 'plugin', label: 'core', tools: [{ name: 'read_file', description: 'Read a file.' }] },
+      {
+        id: 'core',
+        kind: 'plugin',
+        label: 'core',
+        tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: obj, tags: [], alwaysLoad: false }],
+      },
     ]);
     gateway = await fixture.client(TENANT, 'gateway');
     other = await fixture.client(TENANT, 'other');
