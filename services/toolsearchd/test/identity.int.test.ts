@@ -1,5 +1,6 @@
 import { headers, JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolsetSchema } from '@toolsearch/catalog';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { daemonFixture, tenantId, TEST_KEYS } from './harness';
@@ -21,12 +22,12 @@ describe('identity and authority over NATS', () => {
     const daemon = await fixture.start();
     // What an operator declares in the config: the tenant may use it, never replace it.
     await daemon.registerToolsets(TENANT, [
-      {
+      ToolsetSchema.parse({
         id: 'core',
         kind: 'plugin',
         label: 'core',
-        tools: [{ name: 'read_file', description: 'Read a file.', inputSchema: obj, tags: [], alwaysLoad: false }],
-      },
+        tools: [{ name: 'read_file', description: 'Read a file.' }],
+      }),
     ]);
     gateway = await fixture.client(TENANT, 'gateway');
     other = await fixture.client(TENANT, 'other');
