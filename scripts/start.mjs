@@ -1,30 +1,48 @@
 #!/usr/bin/env node
-// `npm start`: runs toolsearchd on this machine with a demo tenant. Installs dependencies when
-// missing, uses Redis and NATS at the configured addresses when they answer (TOOLSEARCH_REDIS_URL,
-// TOOLSEARCH_NATS_URL), starts local ones otherwise, registers the example catalog for tenant
-// `demo`, and prints how to talk to the daemon. Ctrl-C stops everything it started.
+// `npm start`: runs toolsearchd on this machine with a demo tenant, authentication on. Installs
+// dependencies when missing; starts this run's own NATS and Redis on free loopback ports with
+// generated users and passwords (scripts/secure-services.mjs), or uses yours when
+// TOOLSEARCH_NATS_URL / TOOLSEARCH_REDIS_URL are set (with their credentials in
+// TOOLSEARCH_NATS_USER/PASSWORD and TOOLSEARCH_REDIS_USERNAME/PASSWORD); registers the example
+// catalog and three MCP servers for tenant `demo`; waits until the daemon is ready, then prints how
+// to connect. Ctrl-C stops everything it started.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answers } from './ensure-services.mjs';
 import { ensureInstalled } from './ensure-installed.mjs';
-import { ensureServices } from './ensure-services.mjs';
+import { startSecureServices } from './secure-services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 ensureInstalled(root);
 
-let services;
-try {
-  services = await ensureServices();
-} catch (error) {
-  console.error(`toolsearch: ${error.message}`);
+const fail = (message) => {
+  console.error(`toolsearch: ${message}`);
   process.exit(1);
-}
-for (const what of services.started) console.log(`started ${what}`);
+};
 
-const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'demo.yaml');
+const httpPort = Number(process.env.TOOLSEARCH_HTTP_PORT ?? 8420);
+if (await answers('127.0.0.1', httpPort))
+  fail(
+    `port ${httpPort} is taken (another toolsearchd?). Stop that, or pick another port: TOOLSEARCH_HTTP_PORT=8430 npm start`,
+  );
+
+const ownServers = process.env.TOOLSEARCH_NATS_URL === undefined && process.env.TOOLSEARCH_REDIS_URL === undefined;
+let services;
+if (ownServers) {
+  try {
+    services = await startSecureServices(root, ['demo']);
+  } catch (error) {
+    fail(error.message);
+  }
+  console.log(
+    `started NATS at ${services.natsUrl} and Redis at ${services.redisUrl} with authentication (secrets in ${services.dir})`,
+  );
+}
+
 // The demo tenant: the example catalog plus three real MCP servers from npm (stdio).
 const sandbox = mkdtempSync(join(tmpdir(), 'toolsearch-files-'));
 const server = (name, pkg, extra = []) => ({
@@ -46,14 +64,13 @@ const demoToolsets = [
   'mcp-filesystem',
   'mcp-memory',
 ];
-const httpPort = Number(process.env.TOOLSEARCH_HTTP_PORT ?? 8420);
+const config = join(services?.dir ?? mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'demo.yaml');
 writeFileSync(
   config,
   JSON.stringify({
     log: { level: 'info' },
-    // The local NATS and Redis of `npm start` have no authentication (the daemon warns once).
-    security: { insecure: true },
     http: { port: httpPort },
+    credentials: services?.credentials ?? [],
     tenants: {
       demo: {
         apiKeys: [
@@ -73,45 +90,71 @@ writeFileSync(
       },
     },
   }),
+  { mode: 0o600 },
 );
 
 const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd/src/main.ts', '--config', config], {
   cwd: root,
   stdio: 'inherit',
-  env: process.env,
+  env: { ...process.env, ...(services?.daemonEnv ?? {}) },
 });
 
-const nats = process.env.TOOLSEARCH_NATS_URL ?? 'nats://127.0.0.1:4222';
-setTimeout(() => {
-  console.log(`
-toolsearchd is serving tenant "demo" over NATS at ${nats}: 34 example tools on 8 servers plus the
-MCP servers everything, filesystem (on ${sandbox}) and memory from npm.
-Open a session and search it from TypeScript:
-
-  import { connect } from 'nats';
-  import { ToolsearchClient } from '@toolsearch/client';
-  const client = new ToolsearchClient(await connect({ servers: '${nats}' }), 'demo');
-  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-slack', 'mcp-everything', 'mcp-filesystem', 'mcp-memory'] }, model: { contextLength: 128000 } });
-  console.log(await client.assemble(session.id));
-  console.log((await client.search(session.id, ['create a github issue'])).result);
-
-or with the nats CLI: nats req toolsearch.v1.demo.sessions.open '{"grant":{"toolsets":["mcp-github"]},"model":{"contextLength":128000}}'
-
-MCP clients: http://127.0.0.1:${httpPort}/mcp with the header "Authorization: Bearer ${apiKey}"
-(a key for this run; it opens a session with the demo toolsets). For example:
-  (cd node_modules/@modelcontextprotocol/inspector-cli/build && node index.js http://127.0.0.1:${httpPort}/mcp \\
-    --transport http --method tools/list --header "Authorization: Bearer ${apiKey}")
-
-Operators: npx toolsearch sessions list --tenant demo · toolsets list · tiers show SESSION ·
-approvals list · activity --follow. Metrics: http://127.0.0.1:${httpPort}/metrics
-The contract (subjects and JSON Schema) is in proto/json-schema/toolsearch-v1.json. Ctrl-C stops.
-`);
-}, 2500).unref();
+/** Resolves once /readyz answers 200 (the daemon serves NATS and reaches Redis); false if it exits first. */
+async function ready() {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline && daemon.exitCode === null) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${httpPort}/readyz`)).ok) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
+}
 
 const stop = () => daemon.kill('SIGTERM');
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 daemon.on('exit', (code) => {
-  services.stop();
+  services?.stop();
   process.exit(code ?? 0);
 });
+
+if (!(await ready())) {
+  console.error('toolsearch: the daemon did not become ready; see its messages above.');
+  stop();
+  setTimeout(() => process.exit(1), 3000).unref();
+} else {
+  const client = services?.clients.demo;
+  const env = client?.file;
+  console.log(`
+toolsearchd is ready: tenant "demo" with 34 example tools on 8 servers plus the MCP servers
+everything, filesystem (on ${sandbox}) and memory from npm. NATS and Redis require credentials;
+this run's are in ${services?.dir ?? '(your own servers)'} (readable by you only).
+${
+  client === undefined
+    ? ''
+    : `
+Operator CLI (the demo key has the gateway, operator and approver roles):
+  set -a; . ${env}; set +a
+  npx toolsearch sessions list · toolsets list · tiers show SESSION · approvals list · activity --follow
+
+From TypeScript (a NATS user for the tenant and the daemon credential key, both in ${env}):
+  import { connect } from 'nats';
+  import { ToolsearchClient } from '@toolsearch/client';
+  const nc = await connect({ servers: '${services.natsUrl}', user: '${client.user}',
+    pass: process.env.TOOLSEARCH_NATS_PASSWORD, inboxPrefix: '_INBOX_${client.user}' });
+  const client = new ToolsearchClient(nc, 'demo', { credential: process.env.TOOLSEARCH_CREDENTIAL });
+  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-everything'] }, model: { contextLength: 128000 } });
+  console.log((await client.search(session.id, ['create a github issue'])).result);
+`
+}
+MCP clients: http://127.0.0.1:${httpPort}/mcp with the header "Authorization: Bearer ${apiKey}"
+(a key for this run; it opens a session with the demo toolsets). For example:
+  (cd node_modules/@modelcontextprotocol/inspector-cli/build && node index.js http://127.0.0.1:${httpPort}/mcp \\
+    --transport http --method tools/list --header "Authorization: Bearer ${apiKey}")
+
+Metrics: http://127.0.0.1:${httpPort}/metrics. Security model: docs/security.md. Ctrl-C stops.
+`);
+}
