@@ -4,7 +4,7 @@
 // says exactly what to install. Used by `npm start` and by the daemon's test setup.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { createConnection, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -90,6 +90,62 @@ export async function ensureServices(env = process.env) {
       for (const child of children) child.kill('SIGTERM');
     },
   };
+}
+
+/**
+ * Starts a NATS (JetStream) and a Redis of this process's own, open, on free loopback ports, and
+ * returns their URLs and `stop()`. The test suite runs on these: no other deployment or test run on
+ * the machine answers its requests, and it answers nobody else's.
+ */
+export async function startPrivateServices() {
+  for (const [binary, pkg] of [
+    ['nats-server', 'nats-server'],
+    ['redis-server', 'redis-server'],
+  ])
+    if (!hasBinary(binary) && !installWithApt([pkg]))
+      throw new Error(`${binary} is not installed. Install it (Debian: apt-get install ${pkg}).`);
+  const [natsPort, redisPort] = await freePorts(2);
+  const dir = mkdtempSync(join(tmpdir(), 'toolsearch-test-services-'));
+  const children = [
+    spawn('nats-server', ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', dir], { stdio: 'ignore' }),
+    spawn(
+      'redis-server',
+      ['--bind', '127.0.0.1', '--port', String(redisPort), '--save', '', '--appendonly', 'no', '--dir', dir],
+      {
+        stdio: 'ignore',
+      },
+    ),
+  ];
+  const stop = () => {
+    for (const child of children) child.kill('SIGTERM');
+  };
+  try {
+    await waitFor('127.0.0.1', natsPort, 'NATS');
+    await waitFor('127.0.0.1', redisPort, 'Redis');
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  for (const child of children) child.unref();
+  return { natsUrl: `nats://127.0.0.1:${natsPort}`, redisUrl: `redis://127.0.0.1:${redisPort}`, stop };
+}
+
+/** `count` distinct TCP ports nothing listens on right now (held together, so never one twice). */
+export async function freePorts(count) {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise((resolve, reject) => {
+          const server = createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => server.address().port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

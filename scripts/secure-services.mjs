@@ -5,28 +5,9 @@
 // NATS or Redis on the usual ports, other runs and the test suite keep their own servers.
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hasBinary, installWithApt, waitFor } from './ensure-services.mjs';
-
-/** `count` distinct TCP ports nothing listens on right now (held together, so never the same one twice). */
-export async function freePorts(count) {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen(0, '127.0.0.1', () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => server.address().port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
+import { freePorts, hasBinary, installWithApt, waitFor } from './ensure-services.mjs';
 
 function readEnv(path) {
   const values = {};

@@ -1,11 +1,25 @@
-// Runs once before the daemon's tests: Redis and NATS must answer (started locally if needed).
-// The same script `npm start` uses (plain ESM, no types), so tests and the run command agree.
+// Runs once before the daemon's tests. Unless TOOLSEARCH_NATS_URL / TOOLSEARCH_REDIS_URL name
+// servers to use, the run gets a NATS (JetStream) and a Redis of its own on free loopback ports, so
+// no other deployment or test run on the machine answers its requests (every daemon serves the
+// same subjects) and it answers nobody else's. The test workers inherit the two URLs.
 /* eslint-disable @nx/enforce-module-boundaries */
 // @ts-expect-error -- a plain ESM script shared with `npm start`, without type declarations.
-import { ensureServices } from '../../../scripts/ensure-services.mjs';
+import { ensureServices, startPrivateServices } from '../../../scripts/ensure-services.mjs';
 /* eslint-enable @nx/enforce-module-boundaries */
 
+type Services = { stop: () => void };
+
 export default async function setup(): Promise<() => void> {
-  const { stop } = await (ensureServices as () => Promise<{ stop: () => void }>)();
-  return stop;
+  if (process.env['TOOLSEARCH_NATS_URL'] !== undefined || process.env['TOOLSEARCH_REDIS_URL'] !== undefined) {
+    const { stop } = await (ensureServices as () => Promise<Services>)();
+    return stop;
+  }
+  const services = await (startPrivateServices as () => Promise<Services & { natsUrl: string; redisUrl: string }>)();
+  process.env['TOOLSEARCH_NATS_URL'] = services.natsUrl;
+  process.env['TOOLSEARCH_REDIS_URL'] = services.redisUrl;
+  return () => {
+    services.stop();
+    delete process.env['TOOLSEARCH_NATS_URL'];
+    delete process.env['TOOLSEARCH_REDIS_URL'];
+  };
 }
