@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess, type ExecFileOptions, type SpawnOptions } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,6 +213,8 @@ describe('docker-compose.yml run without Docker: generated secrets, authenticate
       await Promise.race([exited(child), new Promise((resolve) => setTimeout(resolve, 3000))]);
       child.kill('SIGKILL');
     }
+    // The folder holds working passwords and keys: leave nothing behind.
+    rmSync(base, { recursive: true, force: true });
   });
 
   const clientFile = (role: string) => envFile(join(secrets, `${tenant}-${role}.env`));
