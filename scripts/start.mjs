@@ -8,7 +8,7 @@
 // to connect. Ctrl-C stops everything it started.
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,13 +43,23 @@ if (ownServers) {
   );
 }
 
-// The demo tenant: the example catalog plus three real MCP servers from npm (stdio).
+// The demo tenant: the example catalog's servers, each served by examples/demo-mcp-server.mjs with
+// canned demo data (so every listed tool runs), plus three real MCP servers from npm (stdio).
+const runDir = services?.dir ?? mkdtempSync(join(tmpdir(), 'toolsearchd-'));
 const sandbox = mkdtempSync(join(tmpdir(), 'toolsearch-files-'));
-const server = (name, pkg, extra = []) => ({
+const server = (name, pkg, extra = [], options = {}) => ({
   name,
-  transport: { type: 'stdio', command: process.execPath, args: [join(root, 'node_modules', pkg), ...extra] },
-  supports_parallel_tool_calls: true,
+  transport: {
+    type: 'stdio',
+    command: process.execPath,
+    args: [join(root, pkg), ...extra],
+    ...(options.env ? { env: options.env } : {}),
+  },
+  // Only servers whose calls may run side by side: the memory and filesystem servers write state
+  // that a later call of the same turn may read, so their calls keep their order.
+  supports_parallel_tool_calls: options.parallel ?? true,
 });
+const DEMO_SERVERS = ['github', 'slack', 'linear', 'postgres', 'google-calendar', 'weather', 'jp-transit'];
 // An MCP endpoint key for this run only; the config holds just its digest.
 const apiKey = `tsk_${randomBytes(24).toString('base64url')}`;
 const demoToolsets = [
@@ -64,7 +74,7 @@ const demoToolsets = [
   'mcp-filesystem',
   'mcp-memory',
 ];
-const config = join(services?.dir ?? mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'demo.yaml');
+const config = join(runDir, 'demo.yaml');
 writeFileSync(
   config,
   JSON.stringify({
@@ -81,11 +91,17 @@ writeFileSync(
             model: { contextLength: 128000 },
           },
         ],
-        catalogs: [join(root, 'examples/catalogs/workspace.jsonl')],
         mcp: [
-          server('everything', '@modelcontextprotocol/server-everything/dist/index.js', ['stdio']),
-          server('filesystem', '@modelcontextprotocol/server-filesystem/dist/index.js', [sandbox]),
-          server('memory', '@modelcontextprotocol/server-memory/dist/index.js'),
+          ...DEMO_SERVERS.map((name) => server(name, 'examples/demo-mcp-server.mjs', [name])),
+          server('everything', 'node_modules/@modelcontextprotocol/server-everything/dist/index.js', ['stdio']),
+          server('filesystem', 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', [sandbox], {
+            parallel: false,
+          }),
+          server('memory', 'node_modules/@modelcontextprotocol/server-memory/dist/index.js', [], {
+            parallel: false,
+            // Its knowledge graph goes into this run's folder, not into node_modules.
+            env: { MEMORY_FILE_PATH: join(runDir, 'memory.jsonl') },
+          }),
         ],
       },
     },
@@ -99,18 +115,48 @@ const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd
   env: { ...process.env, ...(services?.daemonEnv ?? {}) },
 });
 
-/** Resolves once /readyz answers 200 (the daemon serves NATS and reaches Redis); false if it exits first. */
+/** How many of the demo tenant's toolsets are attached and available (asked as the demo's operator). */
+async function availableToolsets(nc) {
+  const { headers, JSONCodec } = await import('nats');
+  const auth = headers();
+  auth.set('Authorization', `Bearer ${services.clients.demo.env.TOOLSEARCH_CREDENTIAL}`);
+  const codec = JSONCodec();
+  const reply = codec.decode(
+    (await nc.request('toolsearch.v1.demo.toolsets.list', codec.encode({}), { headers: auth, timeout: 2000 })).data,
+  );
+  return reply.ok ? reply.toolsets.filter((toolset) => toolset.unavailable === undefined).length : 0;
+}
+
+/**
+ * Resolves once the daemon answers both ways a client will reach it — its NATS service answers
+ * `$SRV.PING` and `/readyz` is 200 — and every demo MCP server is attached; false if it exits first.
+ */
 async function ready() {
   const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline && daemon.exitCode === null) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${httpPort}/readyz`)).ok) return true;
-    } catch {
-      // Not listening yet.
+  const { connect } = await import('nats');
+  const nc = services
+    ? await connect({
+        servers: services.natsUrl,
+        user: 'toolsearchd',
+        pass: services.daemonEnv.TOOLSEARCH_NATS_PASSWORD,
+      }).catch(() => undefined)
+    : undefined;
+  try {
+    while (Date.now() < deadline && daemon.exitCode === null) {
+      try {
+        const readyz = (await fetch(`http://127.0.0.1:${httpPort}/readyz`)).ok;
+        const pinged = nc === undefined || (await nc.request('$SRV.PING.toolsearch', undefined, { timeout: 500 }));
+        const attached = readyz && nc !== undefined ? await availableToolsets(nc) : DEMO_SERVERS.length + 3;
+        if (readyz && pinged && attached >= DEMO_SERVERS.length + 3) return true;
+      } catch {
+        // Not listening yet.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    return false;
+  } finally {
+    await nc?.close();
   }
-  return false;
 }
 
 const stop = () => daemon.kill('SIGTERM');
@@ -118,6 +164,8 @@ process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 daemon.on('exit', (code) => {
   services?.stop();
+  // Nothing of this run stays behind: secrets, config, the demo's files and memory graph.
+  for (const dir of [runDir, sandbox]) rmSync(dir, { recursive: true, force: true });
   process.exit(code ?? 0);
 });
 
@@ -128,32 +176,32 @@ if (!(await ready())) {
 } else {
   const client = services?.clients.demo;
   const env = client?.file;
+  if (env !== undefined)
+    appendFileSync(env, `TOOLSEARCH_MCP_URL=http://127.0.0.1:${httpPort}/mcp\nTOOLSEARCH_API_KEY=${apiKey}\n`);
+  const tools = (DEMO_SERVERS.length + 3).toString();
   console.log(`
-toolsearchd is ready: tenant "demo" with 34 example tools on 8 servers plus the MCP servers
-everything, filesystem (on ${sandbox}) and memory from npm. NATS and Redis require credentials;
-this run's are in ${services?.dir ?? '(your own servers)'} (readable by you only).
+toolsearchd is ready: tenant "demo" on ${tools} MCP servers — the example catalog's ${DEMO_SERVERS.join(', ')}
+(demo data: they answer every call with a canned result and reach no real service) and the real
+everything, filesystem (on ${sandbox}) and memory servers from npm. NATS and Redis require
+credentials; this run's are in ${runDir} (readable by you only, removed on Ctrl-C).
 ${
-  client === undefined
-    ? ''
+  env === undefined
+    ? `
+Clients need a NATS user of your servers and a daemon credential key (docs/security.md).
+`
     : `
-Operator CLI (the demo key has the gateway, operator and approver roles):
-  set -a; . ${env}; set +a
-  npx toolsearch sessions list · toolsets list · tiers show SESSION · approvals list · activity --follow
+Try it (the env file holds the NATS user and password, the tenant, a demo key with the gateway,
+operator and approver roles, and an MCP API key):
 
-From TypeScript (a NATS user for the tenant and the daemon credential key, both in ${env}):
-  import { connect } from 'nats';
-  import { ToolsearchClient } from '@toolsearch/client';
-  const nc = await connect({ servers: '${services.natsUrl}', user: '${client.user}',
-    pass: process.env.TOOLSEARCH_NATS_PASSWORD, inboxPrefix: '_INBOX_${client.user}' });
-  const client = new ToolsearchClient(nc, 'demo', { credential: process.env.TOOLSEARCH_CREDENTIAL });
-  const { session } = await client.openSession({ grant: { toolsets: ['mcp-github', 'mcp-everything'] }, model: { contextLength: 128000 } });
-  console.log((await client.search(session.id, ['create a github issue'])).result);
+  set -a; . ${env}; set +a
+  node examples/client.mjs "create a github issue"   # NATS: open a session, search, call, close
+  node examples/mcp-client.mjs                       # MCP: list tools, search, call
+  npx toolsearch sessions list                       # operators: also toolsets list, tiers show SESSION,
+                                                     # approvals list / approve ID, activity --follow
 `
 }
 MCP clients: http://127.0.0.1:${httpPort}/mcp with the header "Authorization: Bearer ${apiKey}"
-(a key for this run; it opens a session with the demo toolsets). For example:
-  (cd node_modules/@modelcontextprotocol/inspector-cli/build && node index.js http://127.0.0.1:${httpPort}/mcp \\
-    --transport http --method tools/list --header "Authorization: Bearer ${apiKey}")
+(a key for this run; it opens a session with the demo toolsets).
 
 Metrics: http://127.0.0.1:${httpPort}/metrics. Security model: docs/security.md. Ctrl-C stops.
 `);
