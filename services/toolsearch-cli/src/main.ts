@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
+import { UnknownOptionError } from './command-args';
 import { processIo, type CliIo } from './io';
 import { assembleCommand } from './commands/assemble.command';
 import { benchCommand } from './commands/bench.command';
@@ -73,7 +74,8 @@ export async function run(argv: readonly string[], io: CliIo = processIo): Promi
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.err(`toolsearch ${name}: ${error.message}\n`);
+      const pointer = error instanceof UnknownOptionError ? `Run 'toolsearch ${name} --help' for its options.\n` : '';
+      io.err(`toolsearch ${name}: ${error.message}\n${pointer}`);
       return error.exitCode;
     }
     // node:util parseArgs reports unknown options and missing values with these codes.

@@ -106,7 +106,7 @@ describe('toolsearch assemble', () => {
     it('rejects an unknown option', async () => {
       const { code, err } = await runCli(['assemble', '--catalog', EXAMPLE_CATALOG, '--context', '1000', '--colour']);
       expect(code).toBe(2);
-      expect(err).toContain("Unknown option '--colour'");
+      expect(err).toContain("unknown option '--colour'.");
     });
 
     it('rejects bad values with the range or choices', async () => {

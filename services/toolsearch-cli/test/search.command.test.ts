@@ -106,6 +106,14 @@ describe('toolsearch search', () => {
     expect(lines[1]?.matches.length).toBeLessThanOrEqual(3);
   });
 
+  it('answers a misspelt option with the nearest one and where to find the rest', async () => {
+    const { code, err } = await runCli(['search', '--catalgo', EXAMPLE_CATALOG, 'q']);
+    expect(code).toBe(2);
+    expect(err).toBe(
+      "toolsearch search: unknown option '--catalgo'; did you mean --catalog?\nRun 'toolsearch search --help' for its options.\n",
+    );
+  });
+
   it('explains bad input with exit code 2', async () => {
     expect(await runCli(['search', '--catalog', EXAMPLE_CATALOG])).toMatchObject({ code: 2 });
     expect((await runCli(['search', '--catalog', EXAMPLE_CATALOG, '--limit', '99', 'x'])).err).toContain('at most 25');
