@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { connect } from 'nats';
@@ -82,16 +82,72 @@ describe('npm start', () => {
       expect(JSON.stringify((await client.search(session.id, ['create a github issue'])).result)).toContain(
         'create_issue',
       );
+      // Every tool of the example catalog the demo lists runs (demo data, labelled as such).
+      const demoTools = readFileSync(
+        fileURLToPath(new URL('../../../examples/catalogs/workspace.jsonl', import.meta.url)),
+        'utf8',
+      )
+        .trim()
+        .split('\n')
+        .map(
+          (line) =>
+            JSON.parse(line) as {
+              server: string;
+              name: string;
+              inputSchema: { properties?: Record<string, { type?: string }>; required?: string[] };
+            },
+        )
+        .filter((tool) => tool.server !== 'filesystem');
+      const all = await client.openSession({
+        grant: { toolsets: [...new Set(demoTools.map((tool) => `mcp-${tool.server}`))] },
+        model: { contextLength: 128_000 },
+      });
+      const value = (type?: string) =>
+        type === 'number' || type === 'integer' ? 1 : type === 'array' ? ['x'] : type === 'boolean' ? true : 'x';
+      const { results } = await client.dispatch(
+        all.session.id,
+        demoTools.map((tool, index) => ({
+          id: `c${index}`,
+          name: 'tool_call',
+          arguments: {
+            name: `${tool.server}__${tool.name}`,
+            arguments: Object.fromEntries(
+              (tool.inputSchema.required ?? []).map((key) => [key, value(tool.inputSchema.properties?.[key]?.type)]),
+            ),
+          },
+        })),
+      );
+      expect(results).toHaveLength(demoTools.length);
+      for (const [index, result] of results.entries())
+        expect(JSON.stringify(result), demoTools[index]?.name).toContain('demo data');
       // The same connection without the daemon credential is refused by the daemon.
       await expect(new ToolsearchClient(nc, 'demo').listToolsets()).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     } finally {
       await nc.close();
     }
 
-    // Ctrl-C stops the daemon and the servers it started.
+    // The example clients run as the banner prints them.
+    for (const example of ['client.mjs', 'mcp-client.mjs']) {
+      const run = spawnSync(
+        process.execPath,
+        [fileURLToPath(new URL(`../../../examples/${example}`, import.meta.url))],
+        {
+          env: { ...process.env, ...vars },
+          encoding: 'utf8',
+          timeout: 30_000,
+        },
+      );
+      expect(run.status, `${example}: ${run.stderr}`).toBe(0);
+      expect(run.stdout).toContain('demo data');
+    }
+
+    // Ctrl-C stops the daemon and the servers it started, and removes the run's files.
+    const runDir = /are in (\S+) \(readable/.exec(out)?.[1] ?? '';
+    expect(existsSync(runDir)).toBe(true);
     started.kill('SIGINT');
     await exited(started);
     await expect(connect({ servers: natsUrl, reconnect: false, timeout: 1000 })).rejects.toThrow();
+    expect(existsSync(runDir)).toBe(false);
   }, 150_000);
 
   it('with its HTTP port taken it exits at once with a hint instead of hanging', async () => {
