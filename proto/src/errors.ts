@@ -26,6 +26,12 @@ export const WIRE_ERROR_CODES = {
    * toolset belongs to the operator, or a command is not on the daemon's allow list.
    */
   FORBIDDEN: 'FORBIDDEN',
+  /**
+   * A per-tenant quota of the daemon's configuration is used up (open sessions, toolsets, tools,
+   * toolset bytes, MCP servers, held calls, requests per second); the message names the quota and
+   * its limit. Retry after freeing some, or ask the operator to raise it.
+   */
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** An MCP server could not be reached or did not answer its tool list. */
   MCP_UNREACHABLE: 'MCP_UNREACHABLE',
   /** A store the request needs (Redis, JetStream) is not answering; retry later. */
@@ -85,6 +91,8 @@ export const CALL_ERROR_CODES = {
   BLOCKED_BY_HOOK: 'BLOCKED_BY_HOOK',
   /** Too many calls in the current window (tenant, session or tool). */
   RATE_LIMITED: 'RATE_LIMITED',
+  /** The tenant already has as many held calls as its quota allows: this one was not held, and did not run. */
+  QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** Nobody serves the tool's toolset right now. */
   NO_EXECUTOR: 'NO_EXECUTOR',
   /** The tool did not answer in time. */
