@@ -1,5 +1,5 @@
 import type { SessionTool } from '@toolsearch/catalog';
-import { analyze, QUERY_STOP_WORDS, SearchEngine, toSearchDocument } from '@toolsearch/search';
+import { QUERY_STOP_WORDS, SearchEngine, termSurfaces, toSearchDocument } from '@toolsearch/search';
 import { riskOf } from './tool-card';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -104,29 +104,36 @@ export function selfQuery(description: string, max = 8): string {
     .join(' ');
 }
 
-const terms = new WeakMap<SessionTool, Set<string>>();
-/** A tool's analyzed name, description and tags, as a set. */
-function termsOf(tool: SessionTool): Set<string> {
-  let set = terms.get(tool);
-  if (set === undefined) {
-    set = new Set(analyze(`${tool.originalName} ${tool.definition.description} ${tool.definition.tags.join(' ')}`));
-    terms.set(tool, set);
+const terms = new WeakMap<SessionTool, ReadonlyMap<string, string>>();
+/** A tool's analyzed name, description and tags: each term with the tool's own word for it. */
+function termsOf(tool: SessionTool): ReadonlyMap<string, string> {
+  let found = terms.get(tool);
+  if (found === undefined) {
+    found = termSurfaces(`${tool.originalName} ${tool.definition.description} ${tool.definition.tags.join(' ')}`);
+    terms.set(tool, found);
   }
-  return set;
+  return found;
 }
 
-/** |A ∩ B| / min(|A|, |B|): 1 when one tool's words are all in the other's. */
-function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+/** |A ∩ B| / min(|A|, |B|): 1 when one tool's terms are all in the other's. */
+function overlap(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): number {
   if (a.size === 0 || b.size === 0) return 0;
   let shared = 0;
-  for (const term of a) if (b.has(term)) shared += 1;
+  for (const term of a.keys()) if (b.has(term)) shared += 1;
   return shared / Math.min(a.size, b.size);
 }
 
-/** Terms of `a` (name, description, tags; analyzed) that `b` lacks, a few of them. */
+/**
+ * Terms of `a` (name, description, tags) that `b` lacks, a few of them: compared as stems, shown
+ * as the catalog's own words ("repositories", not "repositori"). Stop words are left out: queries
+ * drop them, so they tell no two tools apart.
+ */
 function separatingTerms(a: SessionTool, b: SessionTool): string[] {
   const other = termsOf(b);
-  return [...termsOf(a)].filter((term) => !other.has(term) && term.length >= 2).slice(0, 6);
+  return [...termsOf(a)]
+    .filter(([term, word]) => !other.has(term) && term.length >= 2 && !QUERY_STOP_WORDS.has(word))
+    .slice(0, 6)
+    .map(([, word]) => word);
 }
 
 /**

@@ -125,6 +125,18 @@ describe('lintCatalog', () => {
     expect(finding?.details).toMatchObject({ query: 'Sync team calendar events meeting rooms' });
   });
 
+  it("shows confusable tools' separating terms as the catalog's own words, not their stems", () => {
+    const found = findingsOf(
+      tool('list_repositories', 'List the repositories of an individual user, with their stars and activity.'),
+      tool('list_user_repositories', 'List the repositories of a user, with their stars and languages.'),
+    ).find((f) => f.code === 'CONFUSABLE');
+    const separating = found?.details?.['separating'] as Record<string, string[]>;
+    expect(separating).toEqual({
+      support__list_repositories: ['individual', 'activity'],
+      support__list_user_repositories: ['languages'],
+    });
+  });
+
   it('reports write tools without a declared risk, and not read tools or declared ones', () => {
     const found = codes(
       tool('delete_repository', 'Delete a repository and all of its issues permanently.'),

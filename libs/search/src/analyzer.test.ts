@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, impliedQueryTerms } from './analyzer';
+import { analyze, analyzeQuery, impliedQueryTerms, termSurfaces } from './analyzer';
 
 describe('analyze', () => {
   it('stems the index and the query the same way', () => {
@@ -31,6 +31,32 @@ describe('analyze', () => {
 
   it('keeps letters of other scripts and folds accents', () => {
     expect(analyze('Погода café')).toEqual(['погода', 'cafe']);
+  });
+});
+
+describe('termSurfaces', () => {
+  it('gives each stem the word of the text it came from', () => {
+    const surfaces = termSurfaces('Lists the Repositories of individual users; repository meetings');
+    expect(surfaces.get('repositori')).toBe('repositories');
+    expect(surfaces.get('individu')).toBe('individual');
+    expect([...surfaces.keys()]).toEqual(
+      analyze('Lists the Repositories of individual users; repository meetings').filter(
+        (term, index, all) => all.indexOf(term) === index,
+      ),
+    );
+  });
+
+  it('gives camelCase parts, Latin runs in CJK text and folded accents their own words', () => {
+    expect(Object.fromEntries(termSurfaces('listRepositories'))).toEqual({
+      listrepositori: 'listrepositories',
+      list: 'list',
+      repositori: 'repositories',
+    });
+    expect(Object.fromEntries(termSurfaces('検索Repositories Café'))).toEqual({
+      検索: '検索',
+      repositori: 'repositories',
+      cafe: 'café',
+    });
   });
 });
 

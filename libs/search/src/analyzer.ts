@@ -129,6 +129,36 @@ function pushWords(word: string, out: string[], dropStopWords: boolean): void {
 }
 
 /**
+ * Each index term of a text (what `analyze` gives) with the word of the text it came from, the
+ * first one, lowercased: `repositori` → `repositories`. Stems are for comparing; people are shown
+ * the words. A camelCase word's parts and a Latin run inside CJK text each get their own word; a
+ * CJK bigram is already a piece of the text and stands for itself.
+ */
+export function termSurfaces(text: string): Map<string, string> {
+  const surfaces = new Map<string, string>();
+  const note = (term: string, surface: string) => {
+    if (!surfaces.has(term)) surfaces.set(term, surface.toLowerCase());
+  };
+  for (const word of words(text)) {
+    const terms = wordTerms(word);
+    const [only] = terms;
+    if (terms.length === 1 && only !== undefined) {
+      note(only, word);
+      continue;
+    }
+    const runs = word.match(CJK_RUNS) ?? [];
+    for (const piece of [word, ...runs, ...runs.flatMap((run) => splitCamel(run).split(' '))]) {
+      const pieceTerms = wordTerms(piece.toLowerCase());
+      // Only a piece that gives exactly one of the word's terms names it unambiguously.
+      if (pieceTerms.length === 1 && pieceTerms[0] !== undefined && terms.includes(pieceTerms[0]))
+        note(pieceTerms[0], piece);
+    }
+    for (const term of terms) note(term, term);
+  }
+  return surfaces;
+}
+
+/**
  * Query terms: the analyzer with stop words removed. A query made only of stop words keeps them,
  * so "list all" or "get it" still means something.
  */

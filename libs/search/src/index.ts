@@ -1,4 +1,4 @@
-export { stem, analyze, analyzeQuery, words, wordTerms, QUERY_STOP_WORDS } from './analyzer';
+export { stem, analyze, analyzeQuery, termSurfaces, words, wordTerms, QUERY_STOP_WORDS } from './analyzer';
 export { parameterNames, toSearchDocument } from './search-document';
 export type { SearchDocument } from './search-document';
 export { Bm25Index, FIELDS, K1, DEFAULT_INDEX_OPTIONS, fieldTexts } from './bm25-index';

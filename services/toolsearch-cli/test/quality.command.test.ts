@@ -52,4 +52,23 @@ describe('toolsearch lint', () => {
     expect(json.servers[0]?.server).toBe('shop');
     expect(json.servers[0]?.score).toBeLessThan(100);
   });
+
+  it("names what separates confusable tools in the catalog's own words", async () => {
+    const catalog = tempFile(
+      'confusable.jsonl',
+      [
+        { name: 'list_repositories', description: 'List the repositories of an individual user, with their stars.' },
+        {
+          name: 'list_user_repositories',
+          description: 'List the repositories of a user, with their stars and languages.',
+        },
+      ]
+        .map((entry) => JSON.stringify({ server: 'git', ...entry }))
+        .join('\n'),
+    );
+    const { out } = await runCli(['lint', '--catalog', catalog]);
+    expect(out).toContain(
+      'only in one of them: git__list_repositories: individual; git__list_user_repositories: languages',
+    );
+  });
 });
