@@ -17,6 +17,7 @@ import type { RoutingRule, SessionTool } from '@toolsearch/catalog';
 import { CALL_ERROR_CODES, type ActivityEvent, type CallEnvelope, type DispatchResult } from '@toolsearch/proto';
 import type { TenantPolicy } from '../policy-config';
 import type { AuditLog, TraceRecord } from './audit.adapter';
+import { execEnvelope } from './exec-envelope';
 import type { Approvals, HeldCall } from './approvals.adapter';
 import type { ExecOutcome, Executors } from './executors.adapter';
 import type { RateLimiter } from './rate-limiter.adapter';
@@ -63,12 +64,6 @@ export interface DispatcherDeps {
 
 function failure(code: string, message: string, data: unknown = null): CallEnvelope {
   return { ok: false, data, error: { code, message }, status: 'done' };
-}
-
-function fromExec(outcome: ExecOutcome): CallEnvelope {
-  return outcome.ok
-    ? { ok: true, data: outcome.data, error: null, status: 'done' }
-    : failure(outcome.error.code, outcome.error.message, outcome.data ?? null);
 }
 
 /** Codes that mean the call reached for something outside the session: audited as `blocked`. */
@@ -364,7 +359,7 @@ export class Dispatcher {
       retries += 1;
       await new Promise((resolve) => setTimeout(resolve, 50 * retries));
     }
-    let envelope: CallEnvelope = { ...fromExec(outcome), tool: tool.name };
+    let envelope: CallEnvelope = { ...execEnvelope(outcome), tool: tool.name };
     for (const hook of this.#deps.hooks) {
       if (hook.after === undefined) continue;
       try {
