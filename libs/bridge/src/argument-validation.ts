@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonObject } from '@toolsearch/catalog';
+import { MAX_JSON_DEPTH, parseJsonWithin } from './json-depth';
 
 /** Why a call's arguments were refused before the tool ran. */
 export interface ArgumentProblem {
@@ -135,9 +136,14 @@ function describeError(error: ErrorObject): { path: string; detail: string } {
 
 /**
  * Empty strings and JSON text where the schema wants an object or array, as some model gateways
- * send them: `""`/`"{}"` become `{}` for an object without required fields, JSON text is parsed.
+ * send them: `""`/`"{}"` become `{}` for an object without required fields, JSON text is parsed
+ * (when it nests at most `maxDepth` levels: deeper text stays a string and fails validation).
  */
-function repairStructuredStrings(schema: JsonObject, args: Record<string, unknown>): Record<string, unknown> {
+function repairStructuredStrings(
+  schema: JsonObject,
+  args: Record<string, unknown>,
+  maxDepth: number,
+): Record<string, unknown> {
   const properties = schema['properties'];
   if (!isObject(properties)) return args;
   const out = { ...args };
@@ -154,12 +160,10 @@ function repairStructuredStrings(schema: JsonObject, args: Record<string, unknow
       out[key] = {};
       continue;
     }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      if ((wantsObject && isObject(parsed)) || (wantsArray && Array.isArray(parsed))) out[key] = parsed;
-    } catch {
-      // Leave it: validation will say what is wrong.
-    }
+    // Unparseable or too deep: left as it is, validation says what is wrong.
+    const parsed = parseJsonWithin(text, maxDepth);
+    if (parsed.ok && ((wantsObject && isObject(parsed.value)) || (wantsArray && Array.isArray(parsed.value))))
+      out[key] = parsed.value;
   }
   return out;
 }
@@ -169,12 +173,14 @@ function repairStructuredStrings(schema: JsonObject, args: Record<string, unknow
  * names first (the clearest message for the commonest mistake), then the whole schema (draft-07,
  * or 2020-12 when the schema says so). Plain coercions are applied ("42" → 42, a scalar → [x]) and
  * the repaired arguments are what the tool receives. Fails open: a schema that cannot be compiled
- * or that points at remote `$ref`s is not checked.
+ * or that points at remote `$ref`s is not checked. JSON text inside the arguments is repaired only
+ * when it nests at most `maxDepth` levels.
  */
 export function checkArguments(
   toolName: string,
   schema: JsonObject,
   rawArguments: Record<string, unknown>,
+  maxDepth: number = MAX_JSON_DEPTH,
 ): ArgumentCheck {
   const required = Array.isArray(schema['required'])
     ? schema['required'].filter((n): n is string => typeof n === 'string')
@@ -193,7 +199,7 @@ export function checkArguments(
   }
   const validator = validatorFor(schema);
   if (validator === null) return { ok: true, arguments: rawArguments, checked: false };
-  const candidate = structuredClone(repairStructuredStrings(schema, rawArguments));
+  const candidate = structuredClone(repairStructuredStrings(schema, rawArguments, maxDepth));
   if (validator(candidate)) return { ok: true, arguments: candidate, checked: true };
   const [first] = validator.errors ?? [];
   if (first === undefined) return { ok: true, arguments: candidate, checked: true };

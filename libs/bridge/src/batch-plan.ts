@@ -48,7 +48,7 @@ function directStep(session: BridgeSession, call: TurnCall): PlannedStep {
         );
     return { kind: 'error', callId: call.id, entryIndex: null, error, attempted: call.name };
   }
-  const args = readArgumentsObject(call.arguments);
+  const args = readArgumentsObject(call.arguments, session.maxJsonDepth);
   if (args === undefined) {
     return {
       kind: 'error',
@@ -57,7 +57,7 @@ function directStep(session: BridgeSession, call: TurnCall): PlannedStep {
       error: bridgeError(BRIDGE_ERROR_CODES.BAD_ARGUMENTS, `The arguments of '${tool.name}' must be a JSON object.`),
     };
   }
-  const check = checkArguments(tool.name, tool.definition.inputSchema, args);
+  const check = checkArguments(tool.name, tool.definition.inputSchema, args, session.maxJsonDepth);
   if (!check.ok) {
     const { message, ...details } = check.problem;
     return {
@@ -81,7 +81,7 @@ export function stepsOf(session: BridgeSession, call: TurnCall): PlannedStep[] {
     return [{ kind: 'lookup', callId: call.id, name: call.name, arguments: call.arguments }];
   }
   if (call.name !== 'tool_call') return [directStep(session, call)];
-  const normalized = normalizeCallEntries(call.arguments);
+  const normalized = normalizeCallEntries(call.arguments, session.maxJsonDepth);
   if (!normalized.ok) return [{ kind: 'error', callId: call.id, entryIndex: null, error: normalized.error }];
   return normalized.entries.map((entry, index) => {
     const outcome = resolveCallEntry(session, entry);

@@ -1,5 +1,6 @@
 import type { SessionTool, SessionToolTable, ToolSearchConfig } from '@toolsearch/catalog';
 import { searchEngineFor, type SearchEngine } from '@toolsearch/search';
+import { MAX_JSON_DEPTH } from './json-depth';
 
 /**
  * Everything a bridge handler needs about one session: its tools (only what its grant allows),
@@ -9,11 +10,25 @@ export interface BridgeSession {
   readonly table: SessionToolTable;
   readonly config: ToolSearchConfig;
   readonly engine: SearchEngine;
+  /** How deep JSON text inside the model's arguments may nest before the bridge parses it. */
+  readonly maxJsonDepth: number;
 }
 
-/** Binds a session's tool table (from assembly) to the shared search engine of its catalog. */
-export function createBridgeSession(table: SessionToolTable, config: ToolSearchConfig): BridgeSession {
-  return { table, config, engine: searchEngineFor(table.deferred) };
+/**
+ * Binds a session's tool table (from assembly) to the shared search engine of its catalog.
+ * `maxJsonDepth` (default `MAX_JSON_DEPTH`) bounds JSON text the handlers parse from arguments.
+ */
+export function createBridgeSession(
+  table: SessionToolTable,
+  config: ToolSearchConfig,
+  options: { maxJsonDepth?: number } = {},
+): BridgeSession {
+  return {
+    table,
+    config,
+    engine: searchEngineFor(table.deferred),
+    maxJsonDepth: options.maxJsonDepth ?? MAX_JSON_DEPTH,
+  };
 }
 
 /** Folds case, `-` and spaces the way models mistype names: `Read-File` → `read_file`. */

@@ -26,6 +26,7 @@ export type { ToolDescribeResult, ToolDescribeOutcome, DescribedTool } from './t
 export { handleToolCall, normalizeCallEntries, resolveCallEntry } from './tool-call.handler';
 export type { CallEntry, UnwrappedCall, EntryOutcome, ToolCallOutcome } from './tool-call.handler';
 export { checkArguments, normaliseSchema, hasRemoteRef, argumentPath } from './argument-validation';
+export { MAX_JSON_DEPTH, jsonDepthWithin, valueDepthWithin, parseJsonWithin } from './json-depth';
 export type { ArgumentCheck, ArgumentProblem } from './argument-validation';
 export { planTurn, stepsOf, isParallelSafe, runsFullyParallel } from './batch-plan';
 export type { TurnCall, PlannedStep, Segment } from './batch-plan';

@@ -1,4 +1,5 @@
 import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
+import { jsonDepthWithin, MAX_JSON_DEPTH } from './json-depth';
 
 /** The outcome of reading a "one or many strings" argument. */
 export type ListArgument = { ok: true; items: string[] } | { ok: false; reason: 'missing' | 'empty' };
@@ -18,13 +19,20 @@ export function readStringList(value: unknown): ListArgument {
   return items.length === 0 ? { ok: false, reason: 'empty' } : { ok: true, items };
 }
 
-/** Parses a bridge call's arguments: an object, a JSON string of one, or blank/absent (= {}). */
-export function readArgumentsObject(value: unknown): Record<string, unknown> | undefined {
+/**
+ * Parses a bridge call's arguments: an object, a JSON string of one, or blank/absent (= {}). JSON
+ * text nested deeper than `maxDepth` is refused like any other text that is not an object.
+ */
+export function readArgumentsObject(
+  value: unknown,
+  maxDepth: number = MAX_JSON_DEPTH,
+): Record<string, unknown> | undefined {
   if (value === undefined || value === null) return {};
   if (typeof value === 'string') {
     if (value.trim() === '') return {};
+    if (!jsonDepthWithin(value, maxDepth)) return undefined;
     try {
-      return readArgumentsObject(JSON.parse(value));
+      return readArgumentsObject(JSON.parse(value), maxDepth);
     } catch {
       return undefined;
     }
@@ -46,6 +54,8 @@ export interface ListSpec {
   readonly tooMany: string;
   /** Drop repeated items (names) or keep them (queries). */
   readonly dedupe: boolean;
+  /** How deep the arguments' JSON text may nest (the session's bound). */
+  readonly maxDepth?: number;
 }
 
 /**
@@ -57,7 +67,7 @@ export function readBridgeList(
   rawArguments: unknown,
   spec: ListSpec,
 ): { ok: true; args: Record<string, unknown>; items: string[] } | { ok: false; error: BridgeError } {
-  const args = readArgumentsObject(rawArguments);
+  const args = readArgumentsObject(rawArguments, spec.maxDepth);
   if (args === undefined) {
     return {
       ok: false,

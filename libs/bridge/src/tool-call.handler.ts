@@ -3,6 +3,7 @@ import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import { checkArguments } from './argument-validation';
 import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
 import { isKnownElsewhere, lookupTool, similarNames, type BridgeSession } from './bridge-session';
+import { MAX_JSON_DEPTH, parseJsonWithin } from './json-depth';
 import { directToolMessage, notInSessionMessage } from './tool-describe.handler';
 
 /** One entry of a `tool_call`, normalised: a name and an arguments object. */
@@ -36,22 +37,17 @@ function bad(message: string): { ok: false; error: BridgeError } {
   return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.BAD_ARGUMENTS, message) };
 }
 
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch (error) {
-    return { ok: false, message: (error as Error).message };
-  }
-}
-
 /**
  * Normalises `tool_call`'s arguments into entries. Accepts `calls` as a list, as one object or as
  * a JSON string of either, and the older single `{name, arguments}` form. Arguments may be an
  * object, a JSON string of one, or blank (some gateways send "" for tools without parameters).
+ * JSON text is parsed only when it nests at most `maxDepth` levels.
  */
 export function normalizeCallEntries(
   raw: unknown,
+  maxDepth: number = MAX_JSON_DEPTH,
 ): { ok: true; entries: CallEntry[] } | { ok: false; error: BridgeError } {
+  const parseJson = (text: string) => parseJsonWithin(text, maxDepth);
   let args: unknown = raw;
   if (typeof args === 'string') {
     const parsed = parseJson(args.trim() === '' ? '{}' : args);
@@ -143,7 +139,7 @@ export function resolveCallEntry(session: BridgeSession, entry: CallEntry): Entr
   }
   if (!tool.deferred)
     return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.NOT_DEFERRED, directToolMessage(tool.name)) };
-  const check = checkArguments(tool.name, tool.definition.inputSchema, entry.arguments);
+  const check = checkArguments(tool.name, tool.definition.inputSchema, entry.arguments, session.maxJsonDepth);
   if (!check.ok) {
     const { message, ...details } = check.problem;
     return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.INVALID_ARGUMENTS, message, details) };
@@ -156,7 +152,7 @@ export function resolveCallEntry(session: BridgeSession, entry: CallEntry): Entr
  * blocks the others. Nothing runs here; the dispatcher runs the unwrapped calls.
  */
 export function handleToolCall(session: BridgeSession, rawArguments: unknown): ToolCallOutcome {
-  const normalized = normalizeCallEntries(rawArguments);
+  const normalized = normalizeCallEntries(rawArguments, session.maxJsonDepth);
   if (!normalized.ok) return normalized;
   return { ok: true, entries: normalized.entries.map((entry) => resolveCallEntry(session, entry)) };
 }

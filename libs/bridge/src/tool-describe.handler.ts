@@ -49,6 +49,7 @@ export function handleToolDescribe(session: BridgeSession, rawArguments: unknown
     max: BRIDGE_LIMITS.maxNames,
     tooMany: 'Ask for the rest in another call.',
     dedupe: true,
+    maxDepth: session.maxJsonDepth,
   });
   if (!read.ok) return read;
   const names = read.items;

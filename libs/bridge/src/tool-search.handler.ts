@@ -133,6 +133,7 @@ export function handleToolSearch(
     max: BRIDGE_LIMITS.maxQueries,
     tooMany: 'Keep the most specific ones, or split them over several calls.',
     dedupe: false,
+    maxDepth: session.maxJsonDepth,
   });
   if (!read.ok) return read;
   const { args, items: queries } = read;

@@ -48,9 +48,13 @@ export const DaemonConfigSchema = z
           .default(1024 * 1024),
         /** Sessions kept in memory per replica before the least recently used are dropped (they reload from Redis). */
         maxSessionsInMemory: z.number().int().min(1).max(10_000_000).default(100_000),
+        /** How deep arrays and objects may nest in a request (and in JSON text inside one); see json-limits.ts. */
+        maxJsonDepth: z.number().int().min(8).max(1000).default(64),
+        /** Tools one toolset may hold (`toolsets.put`, an attached MCP server, a config catalog). */
+        maxToolsPerToolset: z.number().int().min(1).max(100_000).default(10_000),
       })
       .strict()
-      .default({ maxPayloadBytes: 1024 * 1024, maxSessionsInMemory: 100_000 }),
+      .prefault({}),
     mcp: z
       .object({
         /**

@@ -92,7 +92,7 @@ export class Daemon {
     this.#config = config;
     this.#hooks = options.hooks ?? [];
     this.#log = options.logger ?? pino({ level: config.log.level });
-    this.#surfaces = new SurfaceBuilder(options.env ?? {});
+    this.#surfaces = new SurfaceBuilder(options.env ?? {}, { maxJsonDepth: config.limits.maxJsonDepth });
     this.#actors = new SessionActors({
       limit: config.limits.maxSessionsInMemory,
       log: this.#log,
@@ -128,7 +128,7 @@ export class Daemon {
     this.#nc = connections.nc;
     this.#redis = connections.redis;
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
-    this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket);
+    this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket, config.limits);
     const fanout = new TierFanout({
       nc: this.#nc,
       store: this.#store,
@@ -215,6 +215,7 @@ export class Daemon {
       }),
       {
         maxPayloadBytes: config.limits.maxPayloadBytes,
+        maxJsonDepth: config.limits.maxJsonDepth,
         log: this.#log,
         observe: (endpoint, outcome, seconds) => this.#metrics.observeRequest(endpoint, outcome, seconds),
       },
@@ -497,6 +498,7 @@ export class Daemon {
       await this.#dispatch?.close();
       await this.#mcp?.close();
       this.#registry?.stop();
+      this.#fanout?.close();
       this.#actors.stop();
       await this.#nc?.drain().catch(() => undefined);
       this.#redis?.disconnect();

@@ -1,8 +1,28 @@
 import { createHash } from 'node:crypto';
 import { JSONCodec, type KV, type KvEntry, type NatsConnection, type QueuedIterator } from 'nats';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import { MAX_JSON_DEPTH } from '@toolsearch/bridge';
+import { WIRE_ERROR_CODES } from '@toolsearch/proto';
+import { assertValueDepth, jsonDepthWithin, LimitExceededError } from './json-limits';
 
 const codec = JSONCodec<unknown>();
+
+/**
+ * Bytes of a NATS message kept free for what travels with a stored toolset besides its JSON: the
+ * subject (`$KV.<bucket>.<tenant>.<id>`, up to ~300 bytes), headers, and the redelivery to every
+ * replica's watch. A KV put over the server's `max_payload` fails inside JetStream.
+ */
+const MAX_PAYLOAD_HEADROOM = 8 * 1024;
+/** NATS's own default `max_payload`, if the server has not said (never connected yet). */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+
+/** The registry's bounds on one toolset (from `limits` in the config). */
+export interface RegistryLimits {
+  /** `limits.maxToolsPerToolset`. */
+  readonly maxToolsPerToolset: number;
+  /** `limits.maxJsonDepth`: schemas of tools from any source (MCP servers too) stay walkable. */
+  readonly maxJsonDepth: number;
+}
 
 /** A registry change as the watch sees it. */
 export interface RegistryChange {
@@ -30,6 +50,8 @@ function decodeKey(key: string): { tenant: string; toolsetId: string } | undefin
  */
 export class ToolsetRegistry {
   readonly #kv: KV;
+  readonly #nc: NatsConnection;
+  readonly #limits: RegistryLimits;
   readonly #tenants = new Map<string, Map<string, { toolset: Toolset; revision: number }>>();
   /**
    * Toolsets by the hash of their stored bytes: tenants that attach the same server share one
@@ -41,14 +63,53 @@ export class ToolsetRegistry {
   #watch: QueuedIterator<KvEntry> | undefined;
   #lastRevision = 0;
 
-  private constructor(kv: KV) {
+  private constructor(kv: KV, nc: NatsConnection, limits: RegistryLimits) {
     this.#kv = kv;
+    this.#nc = nc;
+    this.#limits = limits;
   }
 
   /** Opens (creating if needed) the bucket. */
-  static async open(nc: NatsConnection, bucket: string): Promise<ToolsetRegistry> {
+  static async open(
+    nc: NatsConnection,
+    bucket: string,
+    limits: RegistryLimits = { maxToolsPerToolset: 100_000, maxJsonDepth: MAX_JSON_DEPTH },
+  ): Promise<ToolsetRegistry> {
     const kv = await nc.jetstream().views.kv(bucket, { history: 1 });
-    return new ToolsetRegistry(kv);
+    return new ToolsetRegistry(kv, nc, limits);
+  }
+
+  /**
+   * The largest stored toolset, in bytes of JSON: the server's `max_payload` (read on every put,
+   * a reconnect may land on another server) less the headroom.
+   */
+  get maxToolsetBytes(): number {
+    return (this.#nc.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - MAX_PAYLOAD_HEADROOM;
+  }
+
+  /**
+   * The toolset's stored form, after the bounds every source meets (a tenant's put, an MCP
+   * server's tool list, a config catalog): tool count, nesting depth (measured without recursion,
+   * before anything serialises it), then the encoded size against what a KV entry can hold.
+   */
+  #encodeWithinLimits(toolset: Toolset): Uint8Array {
+    const { maxToolsPerToolset, maxJsonDepth } = this.#limits;
+    if (toolset.tools.length > maxToolsPerToolset)
+      throw new LimitExceededError(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        'limits.maxToolsPerToolset',
+        `toolset '${toolset.id}' has ${toolset.tools.length} tools; a toolset holds at most ${maxToolsPerToolset} (limits.maxToolsPerToolset). Split it into several toolsets.`,
+      );
+    assertValueDepth(toolset, maxJsonDepth, `toolset '${toolset.id}'`);
+    const bytes = codec.encode(toolset);
+    const limit = this.maxToolsetBytes;
+    if (bytes.length > limit)
+      throw new LimitExceededError(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        'max_payload',
+        `toolset '${toolset.id}' is ${bytes.length} bytes once stored (defaults filled in); the registry holds at most ${limit} per toolset (the NATS server's max_payload less ${MAX_PAYLOAD_HEADROOM} bytes of headroom). Split it into several toolsets, or raise max_payload on the NATS server.`,
+      );
+    return bytes;
   }
 
   /**
@@ -140,6 +201,8 @@ export class ToolsetRegistry {
     const digest = createHash('sha256').update(bytes).digest('base64');
     const shared = this.#interned.get(digest)?.deref();
     if (shared !== undefined) return shared;
+    // Written by another writer of the bucket, past what the walkers downstream can take: skipped.
+    if (!jsonDepthWithin(bytes, this.#limits.maxJsonDepth)) return undefined;
     const parsed = ToolsetSchema.safeParse(safeDecode(bytes));
     if (!parsed.success) return undefined;
     const toolset = Object.freeze(parsed.data);
@@ -150,13 +213,17 @@ export class ToolsetRegistry {
     return toolset;
   }
 
-  /** Registers or replaces a toolset; returns the new revision. */
+  /**
+   * Registers or replaces a toolset; returns the new revision. A toolset over the limits is refused
+   * with a `LimitExceededError` (PAYLOAD_TOO_LARGE or BAD_REQUEST naming the limit) and not stored.
+   */
   async put(tenant: string, toolset: Toolset): Promise<number> {
-    const revision = await this.#kv.put(`${tenant}.${encodeId(toolset.id)}`, codec.encode(toolset));
+    const value = this.#encodeWithinLimits(toolset);
+    const revision = await this.#kv.put(`${tenant}.${encodeId(toolset.id)}`, value);
     // Apply locally too, so a reply never races the watch on this replica.
     this.#apply({
       key: `${tenant}.${encodeId(toolset.id)}`,
-      value: codec.encode(toolset),
+      value,
       revision,
       operation: 'PUT',
     } as KvEntry);

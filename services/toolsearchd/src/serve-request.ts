@@ -13,6 +13,7 @@ import {
 } from '@toolsearch/proto';
 import { McpUnreachableError } from './mcp-pool.adapter';
 import { bearerOf } from './identity/credentials';
+import { assertJsonDepth, assertPayloadSize, LimitExceededError } from './json-limits';
 
 const codec = JSONCodec<unknown>();
 
@@ -70,15 +71,18 @@ function isStoreDown(error: unknown): boolean {
 
 export interface ServeOptions {
   readonly maxPayloadBytes: number;
+  /** How deep the payload's arrays and objects may nest (`limits.maxJsonDepth`), checked before parsing. */
+  readonly maxJsonDepth: number;
   readonly log: Logger;
   /** Told about every answered request: endpoint name, `ok` or the error code, seconds taken. */
   readonly observe?: (endpoint: string, outcome: string, seconds: number) => void;
 }
 
 /**
- * Answers one request at the edge: size limit, tenant token, JSON, then the handler. Every
- * outcome is a reply — the caller's mistakes with their code, a store that is down as
- * `UNAVAILABLE`, anything else as `INTERNAL` (logged) — and nothing escapes to the process.
+ * Answers one request at the edge: size limit, tenant token, nesting depth (a linear scan of the
+ * bytes, so no parser or walker ever sees a payload deep enough to overflow the stack), JSON, then
+ * the handler. Every outcome is a reply — the caller's mistakes with their code, a store that is
+ * down as `UNAVAILABLE`, anything else as `INTERNAL` (logged) — and nothing escapes to the process.
  */
 export async function serveRequest(
   endpoint: EndpointDescriptor,
@@ -89,12 +93,7 @@ export async function serveRequest(
   const started = performance.now();
   let reply: unknown;
   try {
-    if (message.data.length > options.maxPayloadBytes) {
-      throw new RequestError(
-        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
-        `the payload is ${message.data.length} bytes; at most ${options.maxPayloadBytes} are accepted.`,
-      );
-    }
+    assertPayloadSize(message.data.length, options.maxPayloadBytes);
     const params = parseSubject(endpoint.template, message.subject);
     if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {
       throw new RequestError(
@@ -104,6 +103,7 @@ export async function serveRequest(
     }
     let body: unknown = {};
     if (message.data.length > 0) {
+      assertJsonDepth(message.data, options.maxJsonDepth);
       try {
         body = codec.decode(message.data);
       } catch {
@@ -112,7 +112,8 @@ export async function serveRequest(
     }
     reply = await handler(params as SubjectParams & { tenant: string }, body, { bearer: bearerOf(message.headers) });
   } catch (error) {
-    if (error instanceof RequestError) reply = errorReply(error.code, error.message);
+    if (error instanceof RequestError || error instanceof LimitExceededError)
+      reply = errorReply(error.code, error.message);
     else if (error instanceof McpUnreachableError) reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
     else if (isStoreDown(error))
       reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');

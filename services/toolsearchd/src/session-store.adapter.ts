@@ -148,6 +148,17 @@ export class SessionStore {
     const previous = await this.#redis.set(`${this.#prefix}hash:${tenant}:${id}`, hash, 'GET');
     return previous !== hash;
   }
+
+  /**
+   * Calls `listener` every time the Redis connection becomes ready again (after a reconnect), so
+   * work that failed while it was away can be retried; returns the function that stops listening.
+   */
+  onReady(listener: () => void): () => void {
+    this.#redis.on('ready', listener);
+    return () => {
+      this.#redis.off('ready', listener);
+    };
+  }
 }
 
 /** The stored form of a bearer token (tokens and API keys are compared by digest only). */

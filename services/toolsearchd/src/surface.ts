@@ -37,6 +37,8 @@ export class SurfaceBuilder {
   readonly #configs = new Memo<ParsedConfig>(1024);
   readonly #cores = new Memo<Toolset>(1024);
   readonly #env: Readonly<Record<string, string | undefined>>;
+  /** `limits.maxJsonDepth`, for JSON text the bridge parses from a model's arguments. */
+  readonly #maxJsonDepth: number | undefined;
   /**
    * The last surface per descriptor and format, valid while the tenant's registry generation is
    * unchanged. It cannot drift: any toolset change bumps the generation and forces a rebuild
@@ -44,8 +46,9 @@ export class SurfaceBuilder {
    */
   readonly #recent = new WeakMap<SessionDescriptor, Map<string, { generation: number; surface: Surface }>>();
 
-  constructor(env: Readonly<Record<string, string | undefined>> = {}) {
+  constructor(env: Readonly<Record<string, string | undefined>> = {}, options: { maxJsonDepth?: number } = {}) {
     this.#env = env;
+    this.#maxJsonDepth = options.maxJsonDepth;
   }
 
   config(raw: unknown): ParsedConfig {
@@ -93,6 +96,11 @@ export class SurfaceBuilder {
       format,
       previouslyActive: descriptor.activated,
     });
-    return { assembly, bridge: createBridgeSession(assembly.table, config.config), config };
+    const bridge = createBridgeSession(
+      assembly.table,
+      config.config,
+      this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {},
+    );
+    return { assembly, bridge, config };
   }
 }

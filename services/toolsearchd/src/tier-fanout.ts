@@ -9,24 +9,49 @@ import type { SurfaceBuilder } from './surface';
 const codec = JSONCodec<unknown>();
 
 /**
+ * How long to wait before retrying tier events that could not be settled, when no Redis `ready`
+ * event comes first (a command that timed out on a connection that never dropped).
+ */
+const RETRY_MS = 5000;
+
+/** What the fan-out reads and publishes through. */
+export interface TierFanoutDeps {
+  readonly nc: NatsConnection;
+  readonly store: SessionStore;
+  readonly registry: ToolsetRegistry;
+  readonly surfaces: SurfaceBuilder;
+  readonly actors: SessionActors;
+  readonly log: Logger;
+}
+
+/**
  * Turns toolset changes into tier events: every session of the tenant that the change touches is
  * re-assembled, and a session whose surface (hash) changed gets one `evt.tier`, once across all
  * replicas (the hash swap in Redis decides who publishes).
+ *
+ * A change applied while Redis is down cannot swap the hash, so its event would be lost: the
+ * registry already serves the new toolset (assemble shows the new hash) but MCP clients never hear
+ * `list_changed`. Such changes and sessions are remembered and settled again when Redis is back
+ * (its `ready` event), after the next operation that succeeds, or on a timer; the swap then
+ * compares the stored hash with the current one and publishes exactly the events still owed.
  */
 export class TierFanout {
-  constructor(
-    private readonly deps: {
-      nc: NatsConnection;
-      store: SessionStore;
-      registry: ToolsetRegistry;
-      surfaces: SurfaceBuilder;
-      actors: SessionActors;
-      log: Logger;
-    },
-  ) {}
+  readonly #deps: TierFanoutDeps;
+  /** Tenant → toolsets whose fan-out failed before reaching every session (listing the store failed). */
+  readonly #owedChanges = new Map<string, Set<string>>();
+  /** `tenant\u0000id` → a session whose re-assembly or hash swap failed. */
+  readonly #owedSessions = new Map<string, { tenant: string; id: string }>();
+  #settling: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  readonly #stopListening: () => void;
+
+  constructor(deps: TierFanoutDeps) {
+    this.#deps = deps;
+    this.#stopListening = deps.store.onReady(() => this.#settleOwed());
+  }
 
   publishToolsetChanged(tenant: string, toolset: string, revision: number, deleted: boolean): void {
-    this.deps.nc.publish(
+    this.#deps.nc.publish(
       subject(EVENTS.toolsetChanged.template, { tenant }),
       codec.encode({ tenant, toolset, revision, deleted }),
     );
@@ -34,27 +59,49 @@ export class TierFanout {
 
   /** A registry change (from any replica or writer): every open session of the tenant is told. */
   onRegistryChange(change: RegistryChange): void {
-    void (async () => {
-      const { store, actors } = this.deps;
-      // Sessions not in memory (never seen here, or dropped) are loaded so every one is told.
-      const tracked = new Set(actors.sessionIds(change.tenant));
-      const untracked: SessionDescriptor[] = [];
-      for (const id of await store.list(change.tenant)) {
-        if (tracked.has(id)) continue;
-        const descriptor = await store.load(change.tenant, id);
-        if (descriptor !== undefined && descriptor.grant.toolsets.includes(change.toolsetId))
-          untracked.push(descriptor);
-      }
-      actors.toolsetsChanged(change.tenant, change.toolsetId);
-      for (const descriptor of untracked) await this.reassemble(descriptor);
-    })().catch((error: Error) =>
-      this.deps.log.warn({ err: error.message, tenant: change.tenant }, 'could not fan out a toolset change'),
+    // Sessions in memory first: each re-assembles on its own and is remembered if that fails.
+    this.#deps.actors.toolsetsChanged(change.tenant, change.toolsetId);
+    const tracked = new Set(this.#deps.actors.sessionIds(change.tenant));
+    void this.#fanOutFromStore(change.tenant, new Set([change.toolsetId]), tracked).then(
+      () => this.#settleOwed(),
+      (error: Error) => {
+        this.#owe(change.tenant, change.toolsetId);
+        this.#deps.log.warn(
+          { err: error.message, tenant: change.tenant },
+          'could not fan out a toolset change; retrying when Redis answers',
+        );
+      },
     );
   }
 
   /** Re-assembles one session and publishes its tier event if its surface changed. */
   async reassemble(descriptor: SessionDescriptor): Promise<void> {
-    const { store, registry, nc, surfaces } = this.deps;
+    try {
+      await this.#publishIfChanged(descriptor);
+    } catch (error) {
+      this.#oweSession(descriptor.tenant, descriptor.id);
+      throw error;
+    }
+    this.#settleOwed();
+  }
+
+  /** Stops retrying and listening to Redis. Idempotent. */
+  close(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#stopListening();
+  }
+
+  /** Sessions not in memory here (never seen, or dropped) are loaded, so every one is told. */
+  async #fanOutFromStore(tenant: string, toolsets: ReadonlySet<string>, skip: ReadonlySet<string>): Promise<void> {
+    const { store } = this.#deps;
+    const ids = (await store.list(tenant)).filter((id) => !skip.has(id));
+    for (const descriptor of await store.loadMany(tenant, ids))
+      if (descriptor.grant.toolsets.some((toolset) => toolsets.has(toolset))) await this.reassemble(descriptor);
+  }
+
+  async #publishIfChanged(descriptor: SessionDescriptor): Promise<void> {
+    const { store, registry, nc, surfaces } = this.#deps;
     const { result } = surfaces.build(descriptor, registry).assembly;
     if (!(await store.swapHash(descriptor.tenant, descriptor.id, result.hash))) return;
     nc.publish(
@@ -69,5 +116,59 @@ export class TierFanout {
         hash: result.hash,
       }),
     );
+  }
+
+  #owe(tenant: string, toolset: string): void {
+    let toolsets = this.#owedChanges.get(tenant);
+    if (toolsets === undefined) this.#owedChanges.set(tenant, (toolsets = new Set()));
+    toolsets.add(toolset);
+    this.#retryLater();
+  }
+
+  #oweSession(tenant: string, id: string): void {
+    this.#owedSessions.set(`${tenant}\u0000${id}`, { tenant, id });
+    this.#retryLater();
+  }
+
+  #retryLater(): void {
+    this.#timer ??= setTimeout(() => {
+      this.#timer = undefined;
+      this.#settleOwed();
+    }, RETRY_MS).unref();
+  }
+
+  /** Settles what is owed, one pass at a time; a pass that fails puts the rest back for later. */
+  #settleOwed(): void {
+    if (this.#settling !== undefined || (this.#owedChanges.size === 0 && this.#owedSessions.size === 0)) return;
+    this.#settling = this.#settlePass().finally(() => (this.#settling = undefined));
+  }
+
+  async #settlePass(): Promise<void> {
+    const changes = [...this.#owedChanges];
+    const sessions = [...this.#owedSessions.values()];
+    this.#owedChanges.clear();
+    this.#owedSessions.clear();
+    for (const [index, [tenant, toolsets]] of changes.entries()) {
+      try {
+        // Every session of the change, held here or not: a held one whose hash is already
+        // current is not published twice (the swap says nothing changed).
+        await this.#fanOutFromStore(tenant, toolsets, new Set());
+      } catch {
+        for (const [owedTenant, owed] of changes.slice(index)) for (const id of owed) this.#owe(owedTenant, id);
+        for (const session of sessions) this.#oweSession(session.tenant, session.id);
+        return;
+      }
+    }
+    for (const [index, { tenant, id }] of sessions.entries()) {
+      try {
+        // The stored descriptor: the session may have closed (nothing owed) or changed meanwhile.
+        const descriptor = await this.#deps.store.load(tenant, id);
+        if (descriptor !== undefined) await this.#publishIfChanged(descriptor);
+      } catch {
+        for (const session of sessions.slice(index)) this.#oweSession(session.tenant, session.id);
+        return;
+      }
+    }
+    this.#deps.log.info({ changes: changes.length, sessions: sessions.length }, 'owed tier events settled');
   }
 }

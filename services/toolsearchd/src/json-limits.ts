@@ -1,0 +1,55 @@
+import { jsonDepthWithin, valueDepthWithin } from '@toolsearch/bridge';
+import { WIRE_ERROR_CODES } from '@toolsearch/proto';
+
+/**
+ * The bounds every tenant JSON meets before anything parses or walks it: nesting depth
+ * (`limits.maxJsonDepth`) and size. `jsonDepthWithin(text, max)` is the linear scan of raw text or
+ * bytes; edges that take JSON of their own (the MCP body over HTTP) call it before `JSON.parse`.
+ */
+export { jsonDepthWithin, valueDepthWithin };
+
+/** The config keys of the request limits, named in every refusal so a caller knows what to ask for. */
+export type LimitName = 'limits.maxPayloadBytes' | 'limits.maxJsonDepth' | 'limits.maxToolsPerToolset' | 'max_payload';
+
+/**
+ * A request over one of the daemon's limits: the caller's fault, answered with `code`
+ * (`PAYLOAD_TOO_LARGE` or `BAD_REQUEST`), never `INTERNAL`. `limit` says which bound it hit.
+ */
+export class LimitExceededError extends Error {
+  constructor(
+    readonly code: typeof WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE | typeof WIRE_ERROR_CODES.BAD_REQUEST,
+    readonly limit: LimitName,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LimitExceededError';
+  }
+}
+
+/** Throws BAD_REQUEST when JSON text (or its UTF-8 bytes) nests deeper than `max`. */
+export function assertJsonDepth(text: string | Uint8Array, max: number, what = 'the payload'): void {
+  if (!jsonDepthWithin(text, max)) throw depthError(max, what);
+}
+
+/** Throws BAD_REQUEST when a built value nests deeper than `max` (measured without recursion). */
+export function assertValueDepth(value: unknown, max: number, what: string): void {
+  if (!valueDepthWithin(value, max)) throw depthError(max, what);
+}
+
+function depthError(max: number, what: string): LimitExceededError {
+  return new LimitExceededError(
+    WIRE_ERROR_CODES.BAD_REQUEST,
+    'limits.maxJsonDepth',
+    `${what} nests arrays and objects deeper than ${max} levels (limits.maxJsonDepth).`,
+  );
+}
+
+/** Throws PAYLOAD_TOO_LARGE when a request payload is over `limits.maxPayloadBytes`. */
+export function assertPayloadSize(bytes: number, max: number): void {
+  if (bytes > max)
+    throw new LimitExceededError(
+      WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+      'limits.maxPayloadBytes',
+      `the payload is ${bytes} bytes; at most ${max} are accepted (limits.maxPayloadBytes).`,
+    );
+}
