@@ -5,6 +5,8 @@ import { GrantSchema, McpAttachRequestSchema, ModelSpecSchema } from '@toolsearc
 import { TenantPolicySchema } from './policy-config';
 import { NatsConfigSchema, RedisConfigSchema, SecurityConfigSchema } from './connection-config';
 import { CredentialsSchema } from './identity/credentials';
+import { ReconnectConfigSchema } from './mcp-reconnect';
+import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
@@ -62,9 +64,13 @@ export const DaemonConfigSchema = z
          * command). Empty: stdio servers can only be attached by the operator, never over the wire.
          */
         allowedCommands: z.array(z.string().min(1)).default([]),
+        /** Where a tenant's `mcp.attach` over HTTP may connect (see docs/security.md). */
+        outbound: OutboundConfigSchema,
+        /** Backoff of reconnects to an MCP server that went away. */
+        reconnect: ReconnectConfigSchema,
       })
       .strict()
-      .default({ allowedCommands: [] }),
+      .prefault({}),
     dispatch: z
       .object({
         /** Calls of one parallel segment that run at the same time. */
@@ -117,6 +123,8 @@ export const DaemonConfigSchema = z
             catalogs: z.array(z.string().min(1)).default([]),
             /** MCP servers the operator attaches at start (not limited by mcp.allowedCommands). */
             mcp: z.array(McpAttachRequestSchema).default([]),
+            /** Added to `mcp.outbound` for this tenant's `mcp.attach` (its `allowPrivate` replaces the global one). */
+            mcpOutbound: TenantOutboundConfigSchema.optional(),
             /** This tenant's policy (replaces the top-level `policy` as a whole). */
             policy: TenantPolicySchema.optional(),
             /**

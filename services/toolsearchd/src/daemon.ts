@@ -20,6 +20,7 @@ import { SessionActors } from './session-actors';
 import { TierFanout } from './tier-fanout';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
 import { McpPool, type McpServerConfig } from './mcp-pool.adapter';
+import { TenantGuards } from './outbound/tenant-guards';
 import { addEndpoints, parse, RequestError } from './serve-request';
 import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
@@ -151,6 +152,7 @@ export class Daemon {
         },
       },
       this.#log,
+      { reconnect: config.mcp.reconnect },
     );
     this.#dispatch = new DispatchService({
       // The adapters open their own Redis connections from this URL: it carries the credentials.
@@ -474,6 +476,8 @@ export class Daemon {
       mcp: this.#mcp,
       executors: this.#dispatcher.executors,
       allowedCommands: this.#config.mcp.allowedCommands,
+      outbound: new TenantGuards(this.#config.mcp.outbound, this.#config.tenants),
+      log: this.#log,
       queue: this.#config.namespace.queue,
     });
     return this.#toolsetViews;

@@ -6,6 +6,9 @@ import type { Logger } from 'pino';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import type { McpAttachRequestSchema } from '@toolsearch/proto';
 import type { z } from 'zod';
+import { safeEnv, textOf, toDefinition } from './mcp-values';
+import { backoffDelay, realTimers, ReconnectConfigSchema, type ReconnectConfig, type Timers } from './mcp-reconnect';
+import type { OutboundFetch } from './outbound/guarded-fetch';
 
 export type McpServerConfig = z.output<typeof McpAttachRequestSchema>;
 
@@ -18,17 +21,30 @@ export interface ToolsetSink {
 interface Connection {
   readonly tenant: string;
   readonly config: McpServerConfig;
+  /** The policy-checked fetch of a tenant's HTTP server (undefined: the operator's, or stdio). */
+  readonly outbound: OutboundFetch | undefined;
+  /** Set only while connected: `onclose` is installed once `connect` succeeded. */
   client: Client | undefined;
   closed: boolean;
-  retry: NodeJS.Timeout | undefined;
+  /** The one pending retry. A second is never scheduled while one waits (issue #20). */
+  retry: unknown;
   attempt: number;
+  /** Whether the registry shows the server as unavailable: written once per outage, not per attempt. */
+  unavailable: boolean;
   toolCount: number;
   /** The last tool list seen, shown as unavailable (with its count) while the server is away. */
   lastToolset: Toolset | undefined;
 }
 
+/** Retry schedule, and the clock it runs on (simulated in tests). */
+export interface McpPoolOptions {
+  readonly reconnect?: ReconnectConfig;
+  readonly timers?: Timers;
+  /** Jitter source in [0, 1]. */
+  readonly random?: () => number;
+}
+
 const MAX_PAGES = 100;
-const BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 
 /** The toolset id of an MCP server. */
 export function mcpToolsetId(name: string): string {
@@ -45,69 +61,111 @@ export class McpPool {
   readonly #connections = new Map<string, Connection>();
   readonly #sink: ToolsetSink;
   readonly #log: Logger;
+  readonly #reconnect: ReconnectConfig;
+  readonly #timers: Timers;
+  readonly #random: () => number;
 
-  constructor(sink: ToolsetSink, log: Logger) {
+  constructor(sink: ToolsetSink, log: Logger, options: McpPoolOptions = {}) {
     this.#sink = sink;
     this.#log = log;
+    this.#reconnect = options.reconnect ?? ReconnectConfigSchema.parse(undefined);
+    this.#timers = options.timers ?? realTimers;
+    this.#random = options.random ?? Math.random;
   }
 
   #key(tenant: string, name: string): string {
     return `${tenant}\u0000${name}`;
   }
 
-  /** Connects (replacing an earlier connection of the same name) and registers the tools. */
-  async attach(tenant: string, config: McpServerConfig): Promise<{ toolset: string; tools: number }> {
+  /**
+   * Connects (replacing an earlier connection of the same name) and registers the tools. `outbound`
+   * is the fetch a tenant's HTTP server is reached through (checked against the outbound policy);
+   * the pool closes it when the connection ends.
+   */
+  async attach(
+    tenant: string,
+    config: McpServerConfig,
+    options: { outbound?: OutboundFetch } = {},
+  ): Promise<{ toolset: string; tools: number }> {
     await this.detach(tenant, config.name, { keepToolset: true });
     const connection: Connection = {
       tenant,
       config,
+      outbound: options.outbound,
       client: undefined,
       closed: false,
       retry: undefined,
       attempt: 0,
+      unavailable: false,
       toolCount: 0,
       lastToolset: undefined,
     };
-    this.#connections.set(this.#key(tenant, config.name), connection);
+    const key = this.#key(tenant, config.name);
+    this.#connections.set(key, connection);
     try {
       await this.#connect(connection);
     } catch (error) {
-      this.#connections.delete(this.#key(tenant, config.name));
-      await connection.client?.close().catch(() => undefined);
-      throw new McpUnreachableError(`could not connect to MCP server '${config.name}': ${describe(error)}`);
+      if (this.#connections.get(key) === connection) this.#connections.delete(key);
+      await this.#end(connection);
+      throw new McpUnreachableError(`could not connect to MCP server '${config.name}': ${describe(error)}`, {
+        cause: error,
+      });
     }
     return { toolset: mcpToolsetId(config.name), tools: connection.toolCount };
   }
 
+  #transport(connection: Connection): StdioClientTransport | StreamableHTTPClientTransport {
+    const { transport } = connection.config;
+    if (transport.type === 'stdio') {
+      return new StdioClientTransport({
+        command: transport.command,
+        args: transport.args,
+        ...(transport.env ? { env: { ...safeEnv(), ...transport.env } } : {}),
+        ...(transport.cwd ? { cwd: transport.cwd } : {}),
+        stderr: 'ignore',
+      });
+    }
+    return new StreamableHTTPClientTransport(new URL(transport.url), {
+      requestInit: { headers: transport.headers ?? {} },
+      ...(connection.outbound ? { fetch: connection.outbound.fetch } : {}),
+    });
+  }
+
+  /**
+   * One connection attempt. The client becomes the connection's (and its `onclose` a loss) only
+   * once connected; a failed attempt closes its client without that handler, so a failure is
+   * reported once — by the rejection — and never also as a loss (which scheduled a second retry
+   * per failure, issue #20).
+   */
   async #connect(connection: Connection): Promise<void> {
-    const { config } = connection;
-    const transport =
-      config.transport.type === 'stdio'
-        ? new StdioClientTransport({
-            command: config.transport.command,
-            args: config.transport.args,
-            ...(config.transport.env ? { env: { ...safeEnv(), ...config.transport.env } } : {}),
-            ...(config.transport.cwd ? { cwd: config.transport.cwd } : {}),
-            stderr: 'ignore',
-          })
-        : new StreamableHTTPClientTransport(new URL(config.transport.url), {
-            requestInit: { headers: config.transport.headers ?? {} },
-          });
     const client = new Client({ name: 'toolsearchd', version: '0.1.0' });
-    connection.client = client;
-    client.onclose = () => this.#lost(connection, client);
     client.onerror = () => undefined;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (connection.client !== client) return;
       void this.#relist(connection).catch((error: unknown) =>
         this.#log.warn(
-          { tenant: connection.tenant, server: config.name, err: describe(error) },
+          { tenant: connection.tenant, server: connection.config.name, err: describe(error) },
           'could not re-list MCP tools',
         ),
       );
     });
-    await client.connect(transport);
-    await this.#relist(connection);
+    try {
+      await client.connect(this.#transport(connection));
+      if (connection.closed) {
+        await client.close().catch(() => undefined);
+        return;
+      }
+      connection.client = client;
+      client.onclose = () => this.#lost(connection, client);
+      await this.#relist(connection);
+    } catch (error) {
+      client.onclose = undefined;
+      if (connection.client === client) connection.client = undefined;
+      await client.close().catch(() => undefined);
+      throw error;
+    }
     connection.attempt = 0;
+    connection.unavailable = false;
   }
 
   /** Lists every page of the server's tools and writes them to the registry. */
@@ -136,39 +194,59 @@ export class McpPool {
     if (!connection.closed) await this.#sink.put(connection.tenant, toolset);
   }
 
+  /** A connected server went away: shown as unavailable (once per outage) and retried. */
   #lost(connection: Connection, client: Client): void {
     if (connection.closed || connection.client !== client) return;
     connection.client = undefined;
-    this.#log.warn(
-      { tenant: connection.tenant, server: connection.config.name },
-      'MCP server disconnected; reconnecting',
-    );
-    const unavailable = ToolsetSchema.parse({
-      ...(connection.lastToolset ?? {
-        id: mcpToolsetId(connection.config.name),
-        kind: 'mcp',
-        label: connection.config.name,
-        tools: [],
-      }),
-      unavailable: 'the server disconnected; reconnecting',
-    });
-    void this.#sink.put(connection.tenant, unavailable).catch(() => undefined);
+    if (!connection.unavailable) {
+      connection.unavailable = true;
+      this.#log.warn(
+        { tenant: connection.tenant, server: connection.config.name },
+        'MCP server disconnected; reconnecting',
+      );
+      const unavailable = ToolsetSchema.parse({
+        ...(connection.lastToolset ?? {
+          id: mcpToolsetId(connection.config.name),
+          kind: 'mcp',
+          label: connection.config.name,
+          tools: [],
+        }),
+        unavailable: 'the server disconnected; reconnecting',
+      });
+      void this.#sink.put(connection.tenant, unavailable).catch(() => undefined);
+    }
     this.#scheduleRetry(connection);
   }
 
+  /** Schedules the next attempt unless one is already pending: one retry schedule per server. */
   #scheduleRetry(connection: Connection): void {
-    if (connection.closed) return;
-    const delay = BACKOFF_MS[Math.min(connection.attempt, BACKOFF_MS.length - 1)] ?? 30_000;
+    if (connection.closed || connection.retry !== undefined) return;
+    const delay = backoffDelay(connection.attempt, this.#reconnect, this.#random);
     connection.attempt += 1;
-    connection.retry = setTimeout(() => {
+    connection.retry = this.#timers.setTimeout(() => {
       connection.retry = undefined;
-      this.#connect(connection).catch(() => {
-        void connection.client?.close().catch(() => undefined);
-        connection.client = undefined;
-        this.#scheduleRetry(connection);
-      });
+      void this.#retry(connection);
     }, delay);
-    connection.retry.unref();
+  }
+
+  async #retry(connection: Connection): Promise<void> {
+    if (connection.closed) return;
+    const attempt = connection.attempt;
+    try {
+      await this.#connect(connection);
+      if (!connection.closed)
+        this.#log.info(
+          { tenant: connection.tenant, server: connection.config.name, attempt },
+          'MCP server reconnected',
+        );
+    } catch (error) {
+      if (connection.closed) return;
+      this.#log.debug(
+        { tenant: connection.tenant, server: connection.config.name, attempt, err: describe(error) },
+        'MCP reconnect attempt failed',
+      );
+      this.#scheduleRetry(connection);
+    }
   }
 
   /** Every server this replica holds, and whether it is connected right now (for health and metrics). */
@@ -231,9 +309,7 @@ export class McpPool {
     const connection = this.#connections.get(this.#key(tenant, name));
     if (connection === undefined) return false;
     this.#connections.delete(this.#key(tenant, name));
-    connection.closed = true;
-    if (connection.retry !== undefined) clearTimeout(connection.retry);
-    await connection.client?.close().catch(() => undefined);
+    await this.#end(connection);
     if (!options.keepToolset) await this.#sink.delete(tenant, mcpToolsetId(name));
     return true;
   }
@@ -242,11 +318,18 @@ export class McpPool {
   async close(): Promise<void> {
     const all = [...this.#connections.values()];
     this.#connections.clear();
-    for (const connection of all) {
-      connection.closed = true;
-      if (connection.retry !== undefined) clearTimeout(connection.retry);
-      await connection.client?.close().catch(() => undefined);
-    }
+    for (const connection of all) await this.#end(connection);
+  }
+
+  /** Stops a connection for good: no retry runs after this, its client and outbound fetch close. */
+  async #end(connection: Connection): Promise<void> {
+    connection.closed = true;
+    if (connection.retry !== undefined) this.#timers.clearTimeout(connection.retry);
+    connection.retry = undefined;
+    const client = connection.client;
+    connection.client = undefined;
+    await client?.close().catch(() => undefined);
+    connection.outbound?.close();
   }
 }
 
@@ -254,22 +337,9 @@ export type McpCallOutcome =
   | { readonly ok: true; readonly data: unknown }
   | { readonly ok: false; readonly error: { code: string; message: string }; readonly data?: unknown };
 
-/** The text parts of an MCP result, joined (for error messages). */
-function textOf(content: unknown): string {
-  if (!Array.isArray(content)) return '';
-  return content
-    .flatMap((part: unknown) =>
-      typeof part === 'object' && part !== null && (part as { type?: unknown }).type === 'text'
-        ? [String((part as { text?: unknown }).text ?? '')]
-        : [],
-    )
-    .join('\n')
-    .slice(0, 2000);
-}
-
 export class McpUnreachableError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'McpUnreachableError';
   }
 }
@@ -278,32 +348,4 @@ export class McpUnreachableError extends Error {
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n')[0]?.slice(0, 300) ?? 'unknown error';
-}
-
-/** The parts of the daemon's own environment a child server may inherit (no secrets of ours). */
-function safeEnv(): Record<string, string> {
-  const keep = ['PATH', 'HOME', 'LANG', 'TMPDIR', 'NODE_PATH'];
-  return Object.fromEntries(
-    keep.flatMap((name) => (process.env[name] !== undefined ? [[name, process.env[name] as string]] : [])),
-  );
-}
-
-/** An MCP tool as a tool definition (unknown fields dropped, annotations kept). */
-function toDefinition(tool: unknown): Record<string, unknown> {
-  const value = tool as {
-    name?: unknown;
-    description?: unknown;
-    inputSchema?: unknown;
-    outputSchema?: unknown;
-    annotations?: unknown;
-  };
-  return {
-    name: String(value.name ?? ''),
-    description: typeof value.description === 'string' ? value.description : '',
-    ...(typeof value.inputSchema === 'object' && value.inputSchema !== null ? { inputSchema: value.inputSchema } : {}),
-    ...(typeof value.outputSchema === 'object' && value.outputSchema !== null
-      ? { outputSchema: value.outputSchema }
-      : {}),
-    ...(typeof value.annotations === 'object' && value.annotations !== null ? { annotations: value.annotations } : {}),
-  };
 }

@@ -6,8 +6,12 @@ import {
   ToolsetPutRequestSchema,
   WIRE_ERROR_CODES,
 } from '@toolsearch/proto';
+import type { Logger } from 'pino';
 import type { Executors } from './dispatch/executors.adapter';
-import type { McpPool, McpServerConfig } from './mcp-pool.adapter';
+import { McpUnreachableError, type McpPool, type McpServerConfig } from './mcp-pool.adapter';
+import { guardedFetch, type OutboundFetch } from './outbound/guarded-fetch';
+import { OutboundRefusedError, unreachableMessage } from './outbound/outbound-errors';
+import type { TenantGuards } from './outbound/tenant-guards';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse, RequestError } from './serve-request';
 import type { TierFanout } from './tier-fanout';
@@ -32,6 +36,9 @@ export class ToolsetEndpoints {
       executors: Executors;
       /** Commands tenants may start as stdio MCP servers (`mcp.allowedCommands`). */
       allowedCommands: readonly string[];
+      /** Where tenants' HTTP MCP servers may be (`mcp.outbound`, `tenants.<id>.mcpOutbound`). */
+      outbound: TenantGuards;
+      log: Logger;
       /** The deployment's queue group, for the `exec.mcp-<server>` subscription. */
       queue: string;
     },
@@ -69,7 +76,10 @@ export class ToolsetEndpoints {
     return { ok: true, id, deleted };
   }
 
-  /** `mcp.attach` from a tenant: stdio servers only for commands the operator allowed. */
+  /**
+   * `mcp.attach` from a tenant: stdio servers only for commands the operator allowed, HTTP servers
+   * only where the outbound policy allows (checked before any connection, and again on each).
+   */
   async attach(tenant: string, body: unknown) {
     const request = parse(McpAttachRequestSchema, body);
     if (request.transport.type === 'stdio' && !this.deps.allowedCommands.includes(request.transport.command)) {
@@ -79,7 +89,17 @@ export class ToolsetEndpoints {
       );
     }
     this.#refuseOperatorOwned(tenant, `mcp-${request.name}`, 'replace');
-    const { toolset, tools } = await this.#attach(tenant, request);
+    const outbound =
+      request.transport.type === 'http' ? await this.#outbound(tenant, request.name, request.transport.url) : undefined;
+    let attached: { toolset: string; tools: number };
+    try {
+      attached = await this.#attach(tenant, request, outbound);
+    } catch (error) {
+      if (outbound === undefined || !(error instanceof McpUnreachableError)) throw error;
+      this.deps.log.info({ tenant, server: request.name, err: error.message }, 'tenant MCP server not attached');
+      throw new McpUnreachableError(unreachableMessage(request.name), { cause: error });
+    }
+    const { toolset, tools } = attached;
     const revision = this.deps.registry.toolsets(tenant).get(toolset)?.revision ?? this.deps.registry.lastRevision;
     return { ok: true, toolset, tools, revision };
   }
@@ -98,8 +118,33 @@ export class ToolsetEndpoints {
     return this.#attach(tenant, server);
   }
 
-  async #attach(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
-    const attached = await this.deps.mcp.attach(tenant, server);
+  /**
+   * The policy-checked fetch for a tenant's HTTP server. A refused URL is FORBIDDEN before anything
+   * is sent; a host that cannot be resolved gives the same MCP_UNREACHABLE as any failed connection.
+   */
+  async #outbound(tenant: string, name: string, url: string): Promise<OutboundFetch> {
+    const guard = this.deps.outbound.guardFor(tenant);
+    try {
+      await guard.resolve(new URL(url));
+    } catch (error) {
+      if (!(error instanceof OutboundRefusedError))
+        throw new McpUnreachableError(unreachableMessage(name), { cause: error });
+      // The URL is the tenant's and may hold a secret: only the rule and the kind are logged.
+      this.deps.log.info(
+        { tenant, server: name, rule: error.refusal.rule, kind: error.kind },
+        'mcp.attach refused by the outbound policy',
+      );
+      throw new RequestError(WIRE_ERROR_CODES.FORBIDDEN, `MCP server '${name}': ${error.message}`);
+    }
+    return guardedFetch(guard);
+  }
+
+  async #attach(
+    tenant: string,
+    server: McpServerConfig,
+    outbound?: OutboundFetch,
+  ): Promise<{ toolset: string; tools: number }> {
+    const attached = await this.deps.mcp.attach(tenant, server, outbound ? { outbound } : {});
     this.deps.executors.serveMcp(tenant, server.name, this.deps.queue);
     return attached;
   }

@@ -22,7 +22,8 @@ function toolsFile(tools: { name: string; description: string }[]): string {
 }
 
 describe('MCP servers attached per tenant', () => {
-  const fixture = daemonFixture({ mcp: { allowedCommands: [NODE] } });
+  // The HTTP servers these tests attach are on 127.0.0.1, which the outbound policy refuses by default.
+  const fixture = daemonFixture({ mcp: { allowedCommands: [NODE], outbound: { allowPrivate: true } } });
   const client = (tenant: string) => fixture.client(tenant);
 
   beforeAll(() => fixture.start());

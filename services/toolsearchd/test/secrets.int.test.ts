@@ -25,7 +25,8 @@ const TENANT = tenantId('secret');
 describe('secrets stay out of every output', () => {
   const config = testConfig({
     log: { level: 'trace' },
-    mcp: { allowedCommands: [] },
+    // The HTTP servers attached below are on 127.0.0.1: the outbound policy must allow loopback.
+    mcp: { allowedCommands: [], outbound: { allowPrivate: true } },
     tenants: {
       [TENANT]: {
         apiKeys: [
