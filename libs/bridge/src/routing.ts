@@ -1,20 +1,23 @@
-import type { RoutingRule, SessionTool } from '@toolsearch/catalog';
+import { compileGlob, routingRuleApplies, type RoutingRule, type SessionTool } from '@toolsearch/catalog';
 import type { SearchHit } from '@toolsearch/search';
 import type { BridgeSession } from './bridge-session';
 
-function wildcard(pattern: string): RegExp {
-  return new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
+/**
+ * A compiled tool pattern (case-insensitive `*` wildcards, never a regular expression): it
+ * matches a tool's model-facing or original name, or with `server:<label>` its source's label.
+ */
+function toolPattern(pattern: string): (tool: SessionTool) => boolean {
+  if (pattern.startsWith('server:')) {
+    const label = compileGlob(pattern.slice(7), { caseInsensitive: true });
+    return (tool) => label.matches(tool.label);
+  }
+  const name = compileGlob(pattern, { caseInsensitive: true });
+  return (tool) => name.matches(tool.name) || name.matches(tool.originalName);
 }
 
 /** Whether a tool matches a rule pattern: its model-facing or original name, or `server:<label>`. */
 export function matchesToolPattern(tool: SessionTool, pattern: string): boolean {
-  if (pattern.startsWith('server:')) return wildcard(pattern.slice(7)).test(tool.label);
-  const re = wildcard(pattern);
-  return re.test(tool.name) || re.test(tool.originalName);
-}
-
-function applies(rule: RoutingRule, query: string): boolean {
-  return rule.when === undefined || new RegExp(rule.when, 'i').test(query);
+  return toolPattern(pattern)(tool);
 }
 
 function describeRule(rule: RoutingRule, index: number): string {
@@ -36,7 +39,8 @@ export function routedSearch(
 ): { hits: SearchHit[]; rules: Map<string, string[]> } {
   const rules = session.config.routing
     .map((rule, index) => ({ rule, index }))
-    .filter(({ rule }) => (rule.pin || rule.boost !== undefined) && applies(rule, query));
+    .filter(({ rule }) => (rule.pin || rule.boost !== undefined) && routingRuleApplies(rule, query))
+    .map(({ rule, index }) => ({ rule, index, patterns: rule.tools.map(toolPattern) }));
   const moved = new Map<string, string[]>();
   if (rules.length === 0) return { hits: session.engine.search(query, limit), rules: moved };
   const catalog = session.table.deferred;
@@ -44,13 +48,8 @@ export function routedSearch(
   let hits = session.engine.search(query, Math.max(limit * 4, 20)).map((hit) => {
     const tool = catalog[hit.index];
     let score = hit.score;
-    for (const { rule, index } of rules) {
-      if (
-        rule.boost === undefined ||
-        tool === undefined ||
-        !rule.tools.some((pattern) => matchesToolPattern(tool, pattern))
-      )
-        continue;
+    for (const { rule, index, patterns } of rules) {
+      if (rule.boost === undefined || tool === undefined || !patterns.some((matches) => matches(tool))) continue;
       score *= rule.boost;
       note(hit.name, describeRule(rule, index));
     }
@@ -61,11 +60,11 @@ export function routedSearch(
     .sort((a, b) => b.hit.score - a.hit.score || a.order - b.order)
     .map(({ hit }) => hit);
   const pinned: SearchHit[] = [];
-  for (const { rule, index } of rules) {
+  for (const { rule, index, patterns } of rules) {
     if (!rule.pin) continue;
-    for (const pattern of rule.tools) {
+    for (const matches of patterns) {
       catalog.forEach((tool, position) => {
-        if (!matchesToolPattern(tool, pattern) || pinned.some((hit) => hit.index === position)) return;
+        if (!matches(tool) || pinned.some((hit) => hit.index === position)) return;
         pinned.push({ index: position, name: tool.name, score: Number.POSITIVE_INFINITY, reason: 'rule' });
         note(tool.name, describeRule(rule, index));
       });

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { tool, toolset } from '@toolsearch/testing';
-import { confirmationRule, handleToolSearch, routedSearch } from '../src/index';
+import {
+  approvalReason,
+  confirmationRule,
+  DEFAULT_CALL_POLICY,
+  guardrailVerdict,
+  handleToolSearch,
+  routedSearch,
+} from '../src/index';
 import { sessionOf } from './bridge-fixture';
 
 const toolsets = [
@@ -42,6 +49,49 @@ describe('routing rules', () => {
     expect(ruleFor('shop__delete_order')).toBeDefined();
     expect(ruleFor('billing__list_invoices')).toBeDefined();
     expect(ruleFor('shop__get_order')).toBeUndefined();
+  });
+});
+
+describe('hostile patterns', () => {
+  const elapsed = (run: () => void) => {
+    const start = performance.now();
+    run();
+    return performance.now() - start;
+  };
+  const longNames = [
+    toolset('long', [tool('a'.repeat(58), 'A tool with a long name.'), tool(`${'a'.repeat(57)}b`, 'x')]),
+  ];
+
+  it('a catastrophic when costs a search no more than a plain one', () => {
+    const session = sessionOf(toolsets, { routing: [{ when: '^(a+)+$', tools: ['*refund*'], pin: true }] });
+    expect(elapsed(() => expect(routedSearch(session, `${'a'.repeat(27)}!`, 3).rules.size).toBe(0))).toBeLessThan(50);
+  });
+
+  it('wildcards with many stars match long tool names in bounded time', () => {
+    const pattern = '*a*a*a*a*a*a*a*a*b';
+    const session = sessionOf(longNames, {
+      routing: [
+        { tools: [pattern], boost: 2 },
+        { tools: [pattern], confirm: true },
+      ],
+    });
+    const byOriginal = (name: string) => session.table.deferred.find((found) => found.originalName === name);
+    const plain = byOriginal('a'.repeat(58));
+    const withB = byOriginal(`${'a'.repeat(57)}b`);
+    if (plain === undefined || withB === undefined) throw new Error('missing tools');
+    const policy = {
+      ...DEFAULT_CALL_POLICY,
+      deny: [pattern],
+      approval: { ...DEFAULT_CALL_POLICY.approval, tools: [pattern] },
+    };
+    const ms = elapsed(() => {
+      routedSearch(session, 'long name', 5);
+      expect(guardrailVerdict(policy, plain)).toEqual({ allowed: true });
+      expect(approvalReason(policy, plain, session.config.routing)).toBeUndefined();
+      expect(confirmationRule(session.config.routing, plain)).toBeUndefined();
+    });
+    expect(ms).toBeLessThan(50);
+    expect(guardrailVerdict(policy, withB).allowed).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
  * Parsing never throws: every value is clamped or replaced by its default, and each correction is
  * reported as a warning so an operator can see what was ignored. A typo must not break a session.
  */
+import { readRoutingRules, type RoutingRule } from './routing-rules';
 
 /** How the bridge activates for a session. */
 export type ActivationMode =
@@ -17,24 +18,6 @@ export type ActivationMode =
   | { readonly kind: 'budget'; readonly pct: number };
 
 export type TriState = 'auto' | 'on' | 'off';
-
-/**
- * An explicit routing rule (seed 002): for requests matching `when`, look at certain tools first
- * (`pin`) or rank them higher (`boost`); or mark tools that always need human confirmation.
- * Tool patterns match a tool's model-facing or original name (`*` is a wildcard), or its source
- * with `server:<label>`.
- */
-export interface RoutingRule {
-  /** Case-insensitive regular expression tested against the query; absent = every query. */
-  readonly when?: string;
-  readonly tools: readonly string[];
-  /** Multiply matching tools' scores by this (1–100). */
-  readonly boost?: number;
-  /** Put matching tools first, in pattern order, even when no query word matched them. */
-  readonly pin?: boolean;
-  /** Matching tools always need human confirmation before they run. */
-  readonly confirm?: boolean;
-}
 
 export interface ToolSearchConfig {
   /** The `enabled` key as written (after alias folding), kept for display. */
@@ -259,65 +242,6 @@ export function parseEnableToolSearch(value: string | undefined, warnings: strin
   return undefined;
 }
 
-function readRouting(raw: Record<string, unknown>, warnings: string[]): RoutingRule[] {
-  const value = raw['routing'];
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value)) {
-    warnings.push('tools.tool_search.routing must be a list of rules; it is ignored.');
-    return [];
-  }
-  const rules: RoutingRule[] = [];
-  value.forEach((item: unknown, index) => {
-    const where = `tools.tool_search.routing[${index}]`;
-    const problem = routingProblem(item, where);
-    if (problem !== undefined) {
-      warnings.push(`${problem}; the rule is ignored.`);
-      return;
-    }
-    const rule = item as Record<string, unknown>;
-    rules.push({
-      ...(typeof rule['when'] === 'string' ? { when: rule['when'] } : {}),
-      tools: (rule['tools'] as string[]).map((t) => t.trim()),
-      ...(typeof rule['boost'] === 'number' ? { boost: rule['boost'] } : {}),
-      ...(rule['pin'] === true ? { pin: true } : {}),
-      ...(rule['confirm'] === true ? { confirm: true } : {}),
-    });
-  });
-  return rules;
-}
-
-/** What is wrong with a routing rule, or undefined when it is well-formed. */
-function routingProblem(item: unknown, where: string): string | undefined {
-  if (!isRecord(item)) return `${where} is not a mapping`;
-  const tools = item['tools'];
-  if (
-    !Array.isArray(tools) ||
-    tools.length === 0 ||
-    !tools.every((t) => typeof t === 'string' && t.trim() !== '' && t.length <= 200)
-  ) {
-    return `${where}.tools must be a non-empty list of tool name patterns (or server:<label>)`;
-  }
-  const when = item['when'];
-  if (when !== undefined) {
-    if (typeof when !== 'string' || when.length > 500)
-      return `${where}.when must be a pattern of at most 500 characters`;
-    try {
-      new RegExp(when, 'i');
-    } catch (error) {
-      return `${where}.when is not a valid regular expression (${(error as Error).message})`;
-    }
-  }
-  const boost = item['boost'];
-  if (boost !== undefined && (typeof boost !== 'number' || !(boost >= 1 && boost <= 100)))
-    return `${where}.boost must be a number from 1 to 100`;
-  for (const flag of ['pin', 'confirm'] as const) {
-    if (item[flag] !== undefined && typeof item[flag] !== 'boolean') return `${where}.${flag} must be true or false`;
-  }
-  if (boost === undefined && item['pin'] !== true && item['confirm'] !== true)
-    return `${where} does nothing: give it boost, pin or confirm`;
-  return undefined;
-}
-
 function readEnabled(raw: Record<string, unknown>, warnings: string[]): ToolSearchConfig['enabled'] {
   const value = raw['enabled'];
   if (value === undefined || value === null) return 'auto';
@@ -391,7 +315,7 @@ export function parseToolSearchConfig(raw: unknown, options: ParseOptions = {}):
   const listing_max_tokens = readNumber(record, 'listing_max_tokens', CONFIG_LIMITS.listing_max_tokens, true, warnings);
   const defer = readNameSet(record, 'defer', DEFAULT_DEFER_TOOLS, warnings);
   const core_tools = readNameSet(record, 'core_tools', DEFAULT_CORE_TOOLS, warnings);
-  const routing = readRouting(record, warnings);
+  const routing = readRoutingRules(record, warnings);
 
   const fromEnv = parseEnableToolSearch(options.enableToolSearch, warnings);
   const activation = fromEnv ?? activationFromEnabled(enabled);

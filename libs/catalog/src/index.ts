@@ -39,7 +39,13 @@ export {
   parseToolSearchConfig,
   defaultToolSearchConfig,
 } from './config';
-export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions, RoutingRule } from './config';
+export type { ActivationMode, TriState, ToolSearchConfig, ParsedConfig, ParseOptions } from './config';
+export { ROUTING_LIMITS, routingRuleApplies } from './routing-rules';
+export type { RoutingRule } from './routing-rules';
+export { QUERY_PATTERN_LIMITS, QUERY_PATTERN_PROBLEMS, compileQueryPattern } from './query-pattern';
+export type { QueryPattern, QueryPatternProblem, QueryPatternResult } from './query-pattern';
+export { compileGlob, globMatches } from './glob';
+export type { Glob, GlobOptions } from './glob';
 export { canonicalToolsetOrder, isDeferrable, buildSessionTools } from './session-tools';
 export type { SessionTool, SessionToolTable, UnavailableSource } from './session-tools';
 export { CatalogRecordSchema, parseCatalogFiles, catalogToolsetId } from './catalog-file';

@@ -45,4 +45,16 @@ describe('grants', () => {
     const grant = { toolsets: ['mcp-github'], deny: ['delete_*'] };
     expect(applyGrant([github], grant)[0]).toBe(applyGrant([github], { ...grant })[0]);
   });
+
+  it('filters by wildcards with many stars in bounded time, case-sensitively', () => {
+    const long = ToolsetSchema.parse({
+      id: 'long',
+      kind: 'plugin',
+      tools: [{ name: 'a'.repeat(60) }, { name: `${'a'.repeat(59)}b` }, { name: `${'A'.repeat(59)}b` }],
+    });
+    const start = performance.now();
+    const [narrowed] = applyGrant([long], { toolsets: ['long'], allow: ['*a*a*a*a*a*a*a*a*b'] });
+    expect(performance.now() - start).toBeLessThan(50);
+    expect(narrowed?.tools.map((tool) => tool.name)).toEqual([`${'a'.repeat(59)}b`]);
+  });
 });

@@ -1,11 +1,5 @@
-import type { Toolset } from '@toolsearch/catalog';
+import { compileGlob, type Toolset } from '@toolsearch/catalog';
 import type { Grant } from '@toolsearch/proto';
-
-/** `*` matches any run of characters; everything else is literal. */
-function patternToRegExp(pattern: string): RegExp {
-  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
-  return new RegExp(`^${escaped}$`);
-}
 
 /**
  * Whether a child's grant stays within its parent's: every toolset of the child is the parent's,
@@ -41,8 +35,9 @@ const filtered = new WeakMap<Toolset, Map<string, Toolset>>();
  */
 export function applyGrant(toolsets: Iterable<Toolset>, grant: Grant): Toolset[] {
   const ids = new Set(grant.toolsets);
-  const allow = grant.allow?.map(patternToRegExp);
-  const deny = grant.deny?.map(patternToRegExp) ?? [];
+  // Case-sensitive `*` wildcards, matched without regular expressions (a grant is tenant text).
+  const allow = grant.allow?.map((pattern) => compileGlob(pattern));
+  const deny = grant.deny?.map((pattern) => compileGlob(pattern)) ?? [];
   const key = JSON.stringify([grant.allow ?? null, grant.deny ?? []]);
   const out: Toolset[] = [];
   for (const toolset of toolsets) {
@@ -60,8 +55,8 @@ export function applyGrant(toolsets: Iterable<Toolset>, grant: Grant): Toolset[]
     if (narrowed === undefined) {
       const passes = (name: string) => {
         const names = [name, `${toolset.id}/${name}`];
-        if (allow !== undefined && !allow.some((re) => names.some((n) => re.test(n)))) return false;
-        return !deny.some((re) => names.some((n) => re.test(n)));
+        if (allow !== undefined && !allow.some((glob) => names.some((n) => glob.matches(n)))) return false;
+        return !deny.some((glob) => names.some((n) => glob.matches(n)));
       };
       narrowed = Object.freeze({ ...toolset, tools: toolset.tools.filter((tool) => passes(tool.name)) });
       byKey.set(key, narrowed);

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
+import { compileGlob } from '@toolsearch/catalog';
 import {
   ApprovalDecideRequestSchema,
   ApprovalIdSchema,
@@ -9,7 +10,6 @@ import {
   EVENTS,
   subject,
   WIRE_ERROR_CODES,
-  type Approval,
 } from '@toolsearch/proto';
 import type { DaemonConfig } from '../config';
 import type { McpPool } from '../mcp-pool.adapter';
@@ -91,9 +91,11 @@ export class DispatchService {
   async list(tenant: string, body: unknown) {
     const request = parse(ApprovalsListRequestSchema, body);
     const all = await this.approvals.list(tenant, 10_000);
+    // Case-insensitive `*` wildcards, compiled once and matched without regular expressions.
+    const tool = request.tool === undefined ? undefined : compileGlob(request.tool, { caseInsensitive: true });
     const approvals = all
       .filter((approval) => request.session === undefined || approval.session === request.session)
-      .filter((approval) => request.tool === undefined || toolMatches(approval, request.tool))
+      .filter((approval) => tool === undefined || tool.matches(approval.tool) || tool.matches(approval.original_name))
       .slice(0, request.limit);
     return { ok: true, approvals };
   }
@@ -137,9 +139,4 @@ export class DispatchService {
     await this.approvals.close();
     await this.queues.close();
   }
-}
-
-function toolMatches(approval: Approval, pattern: string): boolean {
-  const re = new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`, 'i');
-  return re.test(approval.tool) || re.test(approval.original_name);
 }
