@@ -5,6 +5,7 @@ import { GrantSchema, McpAttachRequestSchema, ModelSpecSchema } from '@toolsearc
 import { TenantPolicySchema } from './policy-config';
 import { NatsConfigSchema, RedisConfigSchema, SecurityConfigSchema } from './connection-config';
 import { CredentialsSchema } from './identity/credentials';
+import { HttpConfigSchema } from './http/http-config';
 import { ReconnectConfigSchema } from './mcp-reconnect';
 import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
 
@@ -86,23 +87,8 @@ export const DaemonConfigSchema = z
       })
       .strict()
       .prefault({}),
-    /** The HTTP listener: the MCP endpoint (`/mcp`), Prometheus metrics (`/metrics`), `/healthz`, `/readyz`. */
-    http: z
-      .object({
-        enabled: z.boolean().default(true),
-        /** Interface to listen on; `0.0.0.0` in a container behind a Service. */
-        host: z.string().min(1).default('127.0.0.1'),
-        /** TCP port; 0 picks a free one (tests). */
-        port: z.number().int().min(0).max(65_535).default(8420),
-        /**
-         * An MCP session with no request for this long is ended (and a session its API key opened
-         * is closed); its client must initialize again. Clients that never send DELETE leave
-         * nothing behind.
-         */
-        mcpIdleMs: z.number().int().min(1000).max(86_400_000).default(1_800_000),
-      })
-      .strict()
-      .prefault({}),
+    /** The HTTP listener and the limits of its edge (see HttpConfigSchema). */
+    http: HttpConfigSchema.prefault({}),
     /** The policy of every tenant without one of its own under `tenants.<id>.policy`. */
     policy: TenantPolicySchema.prefault({}),
     log: z

@@ -288,7 +288,7 @@ export class Daemon {
       nc,
       log: this.#log,
       maxBodyBytes: this.#config.limits.maxPayloadBytes,
-      idleMs: this.#config.http.mcpIdleMs,
+      limits: this.#config.http,
       observe: (method, outcome) => this.#metrics.observeMcpRequest(method, outcome),
     });
     this.#http = new HttpFrontend({
@@ -299,6 +299,7 @@ export class Daemon {
         redis: this.#redis?.status === 'ready',
       }),
       log: this.#log,
+      limits: this.#config.http,
     });
     const { host, port } = await this.#http.listen(this.#config.http.host, this.#config.http.port);
     this.#httpAddress = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -211,7 +211,13 @@ describe('deployment files', () => {
     expect(redis).toMatch(/^appendonly yes$/m);
     expect(redis).toMatch(/^maxmemory-policy noeviction$/m);
     const example = loadDaemonConfig(file('infra/toolsearchd.example.yaml'), {});
-    expect(example.http).toEqual({ enabled: true, host: '0.0.0.0', port: 8420, mcpIdleMs: 1_800_000 });
+    expect(example.http).toEqual({
+      ...parseDaemonConfig({}).http,
+      enabled: true,
+      host: '0.0.0.0',
+      port: 8420,
+      mcpIdleMs: 1_800_000,
+    });
     expect(example.tenants['acme']?.apiKeys[0]?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -92,7 +92,9 @@ describe('metrics and health over HTTP', () => {
     expect(tiers.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect(sample(text, 'toolsearch_approvals_decided_total', { decision: 'approve' })).toBe(1);
     expect(sample(text, 'toolsearch_approvals_pending')).toBe(0);
-    expect(sample(text, 'toolsearch_mcp_server_up', { tenant: TENANT, server: 'lookup' })).toBe(1);
+    // Counted, not named: the public /metrics shows no tenant or server (docs/security.md, HTTP limits).
+    expect(sample(text, 'toolsearch_mcp_servers', { state: 'connected' })).toBe(1);
+    expect(text).not.toContain(TENANT);
     expect(text).not.toContain(SECRET);
   });
 

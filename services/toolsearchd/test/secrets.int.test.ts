@@ -161,7 +161,7 @@ describe('secrets stay out of every output', () => {
     // The checks are only worth something if the traffic happened.
     expect(logs.length).toBeGreaterThan(5);
     expect(seen.some((line) => line.includes('evt.activity'))).toBe(true);
-    expect(metrics).toContain('toolsearch_mcp_server_up');
+    expect(metrics).toContain('toolsearch_mcp_servers');
     const outputs = {
       logs: logs.join('\n'),
       nats: seen.join('\n'),

@@ -5,7 +5,7 @@ import type { Assembly, McpTool } from '@toolsearch/disclosure';
 import type { DaemonConfig } from '../config';
 import type { Dispatcher, TurnContext } from '../dispatch/dispatcher';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
-import type { FrontDoorBackend, FrontDoorIdentity } from './mcp-front-door';
+import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './mcp-front-door';
 
 type ApiKey = DaemonConfig['tenants'][string]['apiKeys'][number];
 
@@ -36,7 +36,7 @@ export class FrontDoorSessions implements FrontDoorBackend {
       for (const key of settings.apiKeys) this.#keys.set(key.sha256, { tenant, key });
   }
 
-  async authenticate(bearer: string): Promise<FrontDoorIdentity | undefined> {
+  async identify(bearer: string): Promise<FrontDoorPrincipal | undefined> {
     if (bearer.startsWith('tst_')) {
       const owner = await this.deps.resolveToken(bearer);
       if (owner === undefined) return undefined;
@@ -45,10 +45,17 @@ export class FrontDoorSessions implements FrontDoorBackend {
       } catch {
         return undefined;
       }
-      return { ...owner, owned: false };
+      return { kind: 'session', ...owner };
     }
-    const match = this.#keys.get(tokenDigest(bearer));
-    if (match === undefined) return undefined;
+    const digest = tokenDigest(bearer);
+    const match = this.#keys.get(digest);
+    return match === undefined ? undefined : { kind: 'apiKey', tenant: match.tenant, digest };
+  }
+
+  async attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity> {
+    if (principal.kind === 'session') return { tenant: principal.tenant, session: principal.session, owned: false };
+    const match = this.#keys.get(principal.digest);
+    if (match === undefined) throw new Error('attach: the API key is not configured');
     const { tenant, key } = match;
     const session = await this.deps.open(
       tenant,

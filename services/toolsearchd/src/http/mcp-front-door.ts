@@ -1,20 +1,20 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  isInitializeRequest,
-  ListToolsRequestSchema,
-  McpError,
-  type CallToolResult,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
-import { EVENTS, subject, type CallEnvelope } from '@toolsearch/proto';
+import { EVENTS, subject, WIRE_ERROR_CODES, type CallEnvelope } from '@toolsearch/proto';
 import { tokenDigest } from '../session-store.adapter';
+import { RequestError } from '../serve-request';
+import { EDGE_ERROR_CODES, refuse, RPC_CODES, type Refusal } from './edge-refusal';
+import type { HttpConfig } from './http-config';
+import { isRefusal, McpSessionQuotas, type McpSessionSlot } from './mcp-session-quotas';
+import { sessionServer } from './mcp-session-server';
+import { readJsonBody } from './request-body';
+
+export { toCallToolResult } from './call-result';
 
 /** Who an MCP connection acts as. */
 export interface FrontDoorIdentity {
@@ -24,10 +24,17 @@ export interface FrontDoorIdentity {
   readonly owned: boolean;
 }
 
+/** Who a bearer proves to be, found from the bearer alone: nothing is opened yet. */
+export type FrontDoorPrincipal =
+  | { readonly kind: 'session'; readonly tenant: string; readonly session: string }
+  | { readonly kind: 'apiKey'; readonly tenant: string; readonly digest: string };
+
 /** What the front door needs from the daemon; every call is scoped to one tenant's session. */
 export interface FrontDoorBackend {
-  /** A session token (`tst_…`) or a tenant API key → the session to act as, or undefined. */
-  authenticate(bearer: string): Promise<FrontDoorIdentity | undefined>;
+  /** A session token (`tst_…`) or a tenant API key → who it is, or undefined. Opens nothing. */
+  identify(bearer: string): Promise<FrontDoorPrincipal | undefined>;
+  /** The session a new MCP session acts as: the token's own, or one opened for an API key. */
+  attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity>;
   /** The session's assembled surface in MCP form (tools the daemon can run, plus the bridge). */
   listTools(identity: FrontDoorIdentity): Promise<Tool[]>;
   /** One call through the dispatcher: policy, approvals, audit. */
@@ -36,6 +43,17 @@ export interface FrontDoorBackend {
   release(identity: FrontDoorIdentity): Promise<void>;
 }
 
+/** The `http` limits the front door enforces itself. */
+export type FrontDoorLimits = Pick<
+  HttpConfig,
+  | 'mcpIdleMs'
+  | 'mcpAbandonedMs'
+  | 'bodyIdleTimeoutMs'
+  | 'maxMcpSessions'
+  | 'maxMcpSessionsPerTenant'
+  | 'maxMcpSessionsPerCredential'
+>;
+
 interface Connection {
   readonly identity: FrontDoorIdentity;
   /** sha256 of the bearer that opened it; every later request must present the same one. */
@@ -43,21 +61,23 @@ interface Connection {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: Server;
   readonly subscription: Subscription;
-  /** When it last received a request (ms). */
+  readonly slot: McpSessionSlot;
+  /** When it last received a request or closed a stream (ms). */
   lastSeen: number;
+  /** HTTP responses open for it: the GET event stream, requests in flight. 0: its client may be gone. */
+  streams: number;
 }
-
-/** JSON-RPC error codes of HTTP-level refusals (the spec leaves -32000…-32099 to servers). */
-const UNAUTHORIZED = -32001;
-const NO_SESSION = -32002;
-const MAX_CONNECTIONS = 10_000;
 
 /**
  * The MCP endpoint (`/mcp`, Streamable HTTP). Each MCP session acts as one toolsearch session:
  * `tools/list` is that session's assembled surface, `tools/call` goes through the same dispatcher
  * as NATS dispatch, and a change of the session's surface (its tier event, published once per
- * real change by whichever replica saw it) becomes `notifications/tools/list_changed`. The
- * low-level SDK `Server` is used because tools carry arbitrary JSON Schemas.
+ * real change by whichever replica saw it) becomes `notifications/tools/list_changed` (the
+ * server itself: `sessionServer`).
+ *
+ * Every request is judged on its headers before its body is read: the bearer (401), the MCP
+ * session it names (404, 403), the session caps (429); only then is the body read, within
+ * `limits.maxPayloadBytes` and `http.bodyIdleTimeoutMs`.
  */
 export class McpFrontDoor {
   readonly #connections = new Map<string, Connection>();
@@ -65,6 +85,8 @@ export class McpFrontDoor {
   readonly #nc: NatsConnection;
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
+  readonly #limits: FrontDoorLimits;
+  readonly #quotas: McpSessionQuotas;
   readonly #observe: (method: string, outcome: string) => void;
   readonly #sweep: NodeJS.Timeout;
 
@@ -73,27 +95,18 @@ export class McpFrontDoor {
     nc: NatsConnection;
     log: Logger;
     maxBodyBytes: number;
-    /** End MCP sessions without a request for this long. */
-    idleMs: number;
+    limits: FrontDoorLimits;
     observe?: (method: string, outcome: string) => void;
   }) {
     this.#backend = options.backend;
     this.#nc = options.nc;
     this.#log = options.log;
     this.#maxBodyBytes = options.maxBodyBytes;
+    this.#limits = options.limits;
+    this.#quotas = new McpSessionQuotas(options.limits);
     this.#observe = options.observe ?? (() => undefined);
-    const idleMs = options.idleMs;
-    this.#sweep = setInterval(
-      () => {
-        const cutoff = Date.now() - idleMs;
-        for (const [id, connection] of this.#connections)
-          if (connection.lastSeen < cutoff) {
-            this.#log.debug({ tenant: connection.identity.tenant }, 'ending an idle MCP session');
-            void this.#drop(id);
-          }
-      },
-      Math.min(Math.max(idleMs / 4, 250), 60_000),
-    );
+    const shortest = Math.min(options.limits.mcpIdleMs, options.limits.mcpAbandonedMs);
+    this.#sweep = setInterval(() => this.#endQuietSessions(), Math.min(Math.max(shortest / 4, 250), 60_000));
     this.#sweep.unref();
   }
 
@@ -106,78 +119,116 @@ export class McpFrontDoor {
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
     if (bearer === undefined) {
       return refuse(
+        req,
         res,
-        401,
-        UNAUTHORIZED,
-        'send "Authorization: Bearer <token>": a session token from sessions.open or a tenant API key.',
+        unauthenticated(
+          'send "Authorization: Bearer <token>": a session token from sessions.open or a tenant API key.',
+        ),
       );
-    }
-    let body: unknown;
-    if (req.method === 'POST') {
-      const read = await readJson(req, this.#maxBodyBytes);
-      if (!read.ok) return refuse(res, read.status, ErrorCode.ParseError, read.message);
-      body = read.value;
     }
     const credential = tokenDigest(bearer);
     const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      const connection = this.#connections.get(sessionId);
-      if (connection === undefined) {
-        return refuse(res, 404, NO_SESSION, 'this MCP session is unknown or has ended; initialize a new one.');
-      }
-      if (!sameDigest(connection.credential, credential)) {
-        return refuse(res, 403, UNAUTHORIZED, 'this token does not belong to this MCP session.');
-      }
-      connection.lastSeen = Date.now();
-      await connection.transport.handleRequest(req, res, body);
-      return;
-    }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) {
-      return refuse(res, 400, NO_SESSION, 'no MCP session: send an initialize request first (without Mcp-Session-Id).');
-    }
-    if (this.#connections.size >= MAX_CONNECTIONS) {
-      return refuse(res, 503, ErrorCode.InternalError, 'too many MCP sessions on this replica; retry on another.');
-    }
-    const identity = await this.#backend.authenticate(bearer);
-    if (identity === undefined) {
-      this.#observe('initialize', 'unauthorized');
-      return refuse(res, 401, UNAUTHORIZED, 'the token is not valid: unknown, or its session was closed.');
-    }
-    const transport = this.#open(identity, credential);
-    await transport.handleRequest(req, res, body);
+    if (typeof sessionId === 'string') return this.#continue(sessionId, credential, req, res);
+    return this.#initialize(bearer, credential, req, res);
   }
 
-  #open(identity: FrontDoorIdentity, credential: string): StreamableHTTPServerTransport {
-    const server = new Server(
-      { name: 'toolsearch', version: '0.1.0' },
-      {
-        capabilities: { tools: { listChanged: true } },
-        instructions:
-          'Tools beyond those listed are reachable through tool_search (find), tool_describe (read a schema) and tool_call (run).',
-      },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, async () => {
-      try {
-        const tools = await this.#backend.listTools(identity);
-        this.#observe('tools/list', 'ok');
-        return { tools };
-      } catch (error) {
-        this.#observe('tools/list', 'error');
-        throw new McpError(ErrorCode.InvalidRequest, (error as Error).message);
+  /** A request on an open MCP session. */
+  async #continue(id: string, credential: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const connection = this.#connections.get(id);
+    if (connection === undefined) {
+      return refuse(req, res, {
+        status: 404,
+        rpc: RPC_CODES.NO_SESSION,
+        code: EDGE_ERROR_CODES.SESSION_NOT_FOUND,
+        message: 'this MCP session is unknown or has ended; initialize a new one.',
+      });
+    }
+    if (!sameDigest(connection.credential, credential)) {
+      return refuse(req, res, {
+        status: 403,
+        rpc: RPC_CODES.UNAUTHORIZED,
+        code: EDGE_ERROR_CODES.FORBIDDEN,
+        message: 'this token does not belong to this MCP session.',
+      });
+    }
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await this.#readBody(req, res);
+      if (!read.ok) return refuse(req, res, read.refusal);
+      body = read.value;
+    }
+    this.#track(connection, res);
+    await connection.transport.handleRequest(req, res, body);
+  }
+
+  /** A request without an MCP session: it must be an initialize from a known credential under its caps. */
+  async #initialize(bearer: string, credential: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== 'POST') return refuse(req, res, noSession());
+    const principal = await this.#backend.identify(bearer);
+    if (principal === undefined) {
+      this.#observe('initialize', 'unauthorized');
+      return refuse(req, res, unauthenticated('the token is not valid: unknown, or its session was closed.'));
+    }
+    const slot = this.#quotas.take(principal.tenant, credential);
+    if (isRefusal(slot)) {
+      this.#observe('initialize', slot.code);
+      return refuse(req, res, slot);
+    }
+    let transport: StreamableHTTPServerTransport | undefined;
+    try {
+      const read = await this.#readBody(req, res);
+      if (!read.ok) return refuse(req, res, read.refusal);
+      if (!isInitializeRequest(read.value)) return refuse(req, res, noSession());
+      const identity = await this.#attach(principal);
+      if (!('session' in identity)) return refuse(req, res, identity);
+      transport = this.#open(identity, credential, slot, res);
+      await transport.handleRequest(req, res, read.value);
+    } finally {
+      // Not initialized (refused, or the SDK turned the initialize down): give everything back.
+      if (transport?.sessionId === undefined) {
+        slot.release();
+        await transport?.close().catch(() => undefined);
       }
+    }
+  }
+
+  async #attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity | Refusal> {
+    try {
+      return await this.#backend.attach(principal);
+    } catch (error) {
+      // Opening an API key's session counts against the tenant's session quota.
+      if (error instanceof RequestError && error.code === WIRE_ERROR_CODES.QUOTA_EXCEEDED)
+        return { status: 429, rpc: RPC_CODES.QUOTA, code: EDGE_ERROR_CODES.QUOTA_EXCEEDED, message: error.message };
+      throw error;
+    }
+  }
+
+  /** The body of an accepted request (a client waiting on `Expect: 100-continue` is told to send it now). */
+  #readBody(req: IncomingMessage, res: ServerResponse) {
+    return readJsonBody(req, {
+      maxBytes: this.#maxBodyBytes,
+      idleMs: this.#limits.bodyIdleTimeoutMs,
+      proceed: () => res.writeContinue(),
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
-      const envelope = await this.#backend.callTool(identity, request.params.name, request.params.arguments ?? {});
-      this.#observe(
-        'tools/call',
-        envelope.status === 'pending_approval'
-          ? 'pending_approval'
-          : envelope.ok
-            ? 'ok'
-            : (envelope.error?.code ?? 'error'),
-      );
-      return toCallToolResult(envelope, request.params.name);
+  }
+
+  /** Counts an open response of the session; when the last one closes, the abandon clock starts. */
+  #track(connection: Connection, res: ServerResponse): void {
+    connection.lastSeen = Date.now();
+    connection.streams += 1;
+    res.once('close', () => {
+      connection.streams -= 1;
+      connection.lastSeen = Date.now();
     });
+  }
+
+  #open(
+    identity: FrontDoorIdentity,
+    credential: string,
+    slot: McpSessionSlot,
+    res: ServerResponse,
+  ): StreamableHTTPServerTransport {
+    const server = sessionServer(identity, this.#backend, this.#observe);
     const subscription = this.#nc.subscribe(
       subject(EVENTS.sessionTier.template, { tenant: identity.tenant, session: identity.session }),
       {
@@ -190,14 +241,30 @@ export class McpFrontDoor {
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.#connections.set(id, { identity, credential, transport, server, subscription, lastSeen: Date.now() });
+        const connection: Connection = {
+          identity,
+          credential,
+          transport,
+          server,
+          subscription,
+          slot,
+          lastSeen: Date.now(),
+          streams: 0,
+        };
+        this.#connections.set(id, connection);
+        this.#track(connection, res);
         this.#observe('initialize', 'ok');
       },
       onsessionclosed: (id) => this.#drop(id),
     });
     transport.onclose = () => {
-      if (transport.sessionId !== undefined) void this.#drop(transport.sessionId);
-      else subscription.unsubscribe();
+      if (transport.sessionId !== undefined) {
+        void this.#drop(transport.sessionId);
+        return;
+      }
+      // Never initialized: nothing else will close what was opened for it.
+      subscription.unsubscribe();
+      if (identity.owned) void this.#release(identity);
     };
     void server
       .connect(transport)
@@ -205,16 +272,41 @@ export class McpFrontDoor {
     return transport;
   }
 
+  /**
+   * Ends sessions without a request for `mcpIdleMs`, and sooner — after `mcpAbandonedMs` — those
+   * whose client is gone (no stream open), so a client that vanished without DELETE (the MCP
+   * Inspector, a killed process) does not keep its session, or its API key's session, for 30 minutes.
+   */
+  #endQuietSessions(): void {
+    const now = Date.now();
+    for (const [id, connection] of this.#connections) {
+      const quiet = now - connection.lastSeen;
+      const reason =
+        quiet > this.#limits.mcpIdleMs
+          ? 'idle'
+          : connection.streams === 0 && quiet > this.#limits.mcpAbandonedMs
+            ? 'abandoned'
+            : undefined;
+      if (reason === undefined) continue;
+      this.#log.debug({ tenant: connection.identity.tenant, reason }, 'ending a quiet MCP session');
+      void this.#drop(id);
+    }
+  }
+
   async #drop(id: string): Promise<void> {
     const connection = this.#connections.get(id);
     if (connection === undefined) return;
     this.#connections.delete(id);
+    connection.slot.release();
     connection.subscription.unsubscribe();
     await connection.server.close().catch(() => undefined);
-    if (connection.identity.owned)
-      await this.#backend
-        .release(connection.identity)
-        .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not close an API-key session'));
+    if (connection.identity.owned) await this.#release(connection.identity);
+  }
+
+  #release(identity: FrontDoorIdentity): Promise<void> {
+    return this.#backend
+      .release(identity)
+      .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not close an API-key session'));
   }
 
   /** Ends every MCP session (on shutdown). */
@@ -224,89 +316,19 @@ export class McpFrontDoor {
   }
 }
 
-/**
- * One dispatch envelope as an MCP tool result. A `tool_call` of one tool answers as that tool
- * would; a held call says so, with its approval id (also in `_meta`, for clients that act on it).
- */
-export function toCallToolResult(envelope: CallEnvelope, called: string): CallToolResult {
-  // Only tool_call wraps its entries' envelopes in data.results (tool_search has a results field of its own).
-  const nested =
-    called === 'tool_call' ? (envelope.data as { results?: unknown } | null | undefined)?.results : undefined;
-  if (Array.isArray(nested) && nested.length === 1) return toCallToolResult(nested[0] as CallEnvelope, '');
-  if (envelope.status === 'pending_approval') {
-    const ids =
-      envelope.approval_id !== undefined
-        ? [envelope.approval_id]
-        : (Array.isArray(nested) ? (nested as CallEnvelope[]) : [])
-            .map((entry) => entry.approval_id)
-            .filter((id): id is string => id !== undefined);
-    const what = ids.length === 1 ? 'This call is' : 'Some of these calls are';
-    return {
-      content: [
-        {
-          type: 'text',
-          text: `${what} waiting for a person to approve (approval id ${ids.join(', ')}) and has not run. Do not repeat it; tell the user it needs approval, or go on without it.`,
-        },
-        ...(Array.isArray(nested) ? [{ type: 'text' as const, text: JSON.stringify({ results: nested }) }] : []),
-      ],
-      _meta: {
-        'toolsearch/status': 'pending_approval',
-        ...(ids.length === 1 ? { 'toolsearch/approval_id': ids[0] } : { 'toolsearch/approval_ids': ids }),
-      },
-    };
-  }
-  const data = envelope.data as { content?: unknown; structuredContent?: unknown } | null | undefined;
-  const mcpShaped = data !== null && typeof data === 'object' && Array.isArray(data.content);
-  if (!envelope.ok) {
-    const code = envelope.error?.code ?? 'TOOL_ERROR';
-    return {
-      isError: true,
-      content: [
-        { type: 'text', text: `${code}: ${envelope.error?.message ?? 'the call failed'}` },
-        ...(mcpShaped ? (data.content as CallToolResult['content']) : []),
-        ...(Array.isArray(nested) ? [{ type: 'text' as const, text: JSON.stringify({ results: nested }) }] : []),
-      ],
-      _meta: { 'toolsearch/error_code': code },
-    };
-  }
-  if (mcpShaped) {
-    return {
-      content: data.content as CallToolResult['content'],
-      ...(data.structuredContent !== undefined
-        ? { structuredContent: data.structuredContent as Record<string, unknown> }
-        : {}),
-    };
-  }
-  return { content: [{ type: 'text', text: typeof data === 'string' ? data : JSON.stringify(data ?? null) }] };
+function unauthenticated(message: string): Refusal {
+  return { status: 401, rpc: RPC_CODES.UNAUTHORIZED, code: EDGE_ERROR_CODES.UNAUTHENTICATED, message };
+}
+
+function noSession(): Refusal {
+  return {
+    status: 400,
+    rpc: RPC_CODES.NO_SESSION,
+    code: EDGE_ERROR_CODES.BAD_REQUEST,
+    message: 'no MCP session: send an initialize request first (without Mcp-Session-Id).',
+  };
 }
 
 function sameDigest(a: string, b: string): boolean {
   return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-}
-
-function refuse(res: ServerResponse, status: number, code: number, message: string): void {
-  if (res.headersSent) return;
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    ...(status === 401 ? { 'www-authenticate': 'Bearer realm="toolsearch"' } : {}),
-  });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-async function readJson(
-  req: IncomingMessage,
-  maxBytes: number,
-): Promise<{ ok: true; value: unknown } | { ok: false; status: number; message: string }> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) return { ok: false, status: 413, message: `the request body is over ${maxBytes} bytes.` };
-    chunks.push(chunk);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, status: 400, message: 'the request body is not valid JSON.' };
-  }
 }

@@ -1,4 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { BRIDGE_ERROR_CODES } from '@toolsearch/bridge';
+import { CALL_ERROR_CODES, WIRE_ERROR_CODES } from '@toolsearch/proto';
 
 /** What the metrics read at scrape time (cheap snapshots owned by other parts of the daemon). */
 export interface MetricSources {
@@ -8,9 +10,25 @@ export interface MetricSources {
   tierCounts(): ReadonlyMap<number, number>;
   /** Held calls waiting for a decision (every tenant of the deployment). */
   approvalsPending(): Promise<number>;
-  /** The MCP servers this replica holds, and whether each is connected right now. */
+  /** The MCP servers this replica holds, and whether each is connected right now (only counted). */
   mcpServers(): readonly { tenant: string; server: string; connected: boolean }[];
 }
+
+/**
+ * The outcomes an MCP request may be counted under. A tool's own error code comes from the
+ * tenant's executor and could be anything (a tenant's name, a new value per call): counted as
+ * `other`, so no tenant chooses a label value of the public metrics.
+ */
+const MCP_OUTCOMES: ReadonlySet<string> = new Set([
+  'ok',
+  'error',
+  'pending_approval',
+  'unauthorized',
+  'PARTIAL_FAILURE',
+  ...Object.values(WIRE_ERROR_CODES),
+  ...Object.values(CALL_ERROR_CODES),
+  ...Object.values(BRIDGE_ERROR_CODES),
+]);
 
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10];
 
@@ -18,6 +36,11 @@ const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
  * The daemon's Prometheus metrics, in a registry of its own (several daemons in one process —
  * tests, embedders — never share counters). Names follow Prometheus conventions: `_total` for
  * counters, `_seconds` for durations.
+ *
+ * `/metrics` is served without authentication on the public listener, so no series names a
+ * tenant, a server, a session or a credential: label values come from fixed sets (endpoints,
+ * error codes, tiers, states). Per-server health is an operator's view (`toolsearch toolsets
+ * list`, the daemon's logs), behind a credential.
  */
 export class DaemonMetrics {
   readonly registry = new Registry();
@@ -87,14 +110,15 @@ export class DaemonMetrics {
       },
     });
     new Gauge({
-      name: 'toolsearch_mcp_server_up',
-      help: 'MCP servers held by this replica: 1 connected, 0 away (reconnecting with backoff).',
-      labelNames: ['tenant', 'server'],
+      name: 'toolsearch_mcp_servers',
+      help: 'MCP servers held by this replica, all tenants together: connected, or away (reconnecting with backoff).',
+      labelNames: ['state'],
       registers,
       collect() {
-        this.reset();
-        for (const { tenant, server, connected } of sources.mcpServers())
-          this.set({ tenant, server }, connected ? 1 : 0);
+        const servers = sources.mcpServers();
+        const connected = servers.filter((server) => server.connected).length;
+        this.set({ state: 'connected' }, connected);
+        this.set({ state: 'away' }, servers.length - connected);
       },
     });
   }
@@ -114,7 +138,7 @@ export class DaemonMetrics {
   }
 
   observeMcpRequest(method: string, outcome: string): void {
-    this.#mcpRequests.inc({ method, outcome });
+    this.#mcpRequests.inc({ method, outcome: MCP_OUTCOMES.has(outcome) ? outcome : 'other' });
   }
 
   /** The exposition text and its content type. */
