@@ -152,6 +152,13 @@ export const ENDPOINTS = {
     operator.AuditRecentReplySchema,
     'The newest trace records of dispatched calls (for operators).',
   ),
+  tenantShow: endpoint(
+    'tenant.show',
+    '{tenant}.tenant.show',
+    operator.TenantShowRequestSchema,
+    operator.TenantShowReplySchema,
+    "The tenant's usage of each quota against its limit (for operators).",
+  ),
   approvalsGet: endpoint(
     'approvals.get',
     '{tenant}.approvals.{id}.get',

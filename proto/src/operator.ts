@@ -86,3 +86,12 @@ export const AuditRecordSchema = z.object({
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export const AuditRecentReplySchema = z.object({ ok: z.literal(true), records: z.array(AuditRecordSchema) });
+
+/** One tenant's quotas: how much of each it uses now, and its limit (for operators). */
+export const TenantShowRequestSchema = z.object({}).loose();
+export const QuotaUsageSchema = z.object({ used: z.number(), limit: z.number() });
+export const TenantShowReplySchema = z.object({
+  ok: z.literal(true),
+  tenant: TenantIdSchema,
+  quotas: z.record(z.string(), QuotaUsageSchema),
+});

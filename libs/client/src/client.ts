@@ -171,6 +171,11 @@ export class ToolsearchClient {
     return this.call(ENDPOINTS.toolsetsList, {});
   }
 
+  /** The tenant's usage of each quota against its limit. */
+  showTenant() {
+    return this.call(ENDPOINTS.tenantShow, {});
+  }
+
   /** The newest trace records of dispatched calls (optionally of one session). */
   recentActivity(filter: { session?: string; limit?: number } = {}) {
     return this.call(ENDPOINTS.auditRecent, filter);

@@ -15,6 +15,7 @@ import { tiersCommand } from './commands/tiers.command';
 import { approvalsCommand } from './commands/approvals.command';
 import { activityCommand } from './commands/activity.command';
 import { credentialsCommand } from './commands/credentials.command';
+import { tenantsCommand } from './commands/tenants.command';
 
 /** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
 export interface Command {
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   card: cardCommand,
   lint: lintCommand,
   sessions: sessionsCommand,
+  tenants: tenantsCommand,
   toolsets: toolsetsCommand,
   tiers: tiersCommand,
   approvals: approvalsCommand,

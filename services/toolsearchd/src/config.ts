@@ -8,6 +8,7 @@ import { CredentialsSchema } from './identity/credentials';
 import { HttpConfigSchema } from './http/http-config';
 import { ReconnectConfigSchema } from './mcp-reconnect';
 import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
+import { QuotasSchema } from './quotas';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
@@ -95,6 +96,8 @@ export const DaemonConfigSchema = z
       .object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') })
       .strict()
       .default({ level: 'info' }),
+    /** What one tenant may hold at once (sessions, toolsets, held calls, requests per second…). */
+    quotas: QuotasSchema.prefault({}),
     /**
      * The credential keys requests present in their `Authorization: Bearer …` NATS header
      * (gateways, approvers, operators), each by its sha256 (see docs/security.md).
@@ -113,6 +116,8 @@ export const DaemonConfigSchema = z
             mcpOutbound: TenantOutboundConfigSchema.optional(),
             /** This tenant's policy (replaces the top-level `policy` as a whole). */
             policy: TenantPolicySchema.optional(),
+            /** This tenant's quotas (each one given replaces the top-level `quotas` value). */
+            quotas: QuotasSchema.partial().optional(),
             /**
              * API keys for the MCP endpoint: a client that presents one gets a new gateway session
              * with this grant and model, closed when its MCP session ends. Only the key's sha256 is

@@ -33,6 +33,8 @@ import { HttpFrontend } from './http/http-server';
 import { McpFrontDoor } from './http/mcp-front-door';
 import { FrontDoorSessions } from './http/front-door-sessions';
 import { Authority, ownerFor } from './identity/authority';
+import { QuotaGate, tenantQuotas } from './quotas';
+import { FanoutScheduler } from './fanout-scheduler';
 import { CredentialBook, type Caller } from './identity/credentials';
 
 const codec = JSONCodec<unknown>();
@@ -69,8 +71,10 @@ export class Daemon {
   #mcp: McpPool | undefined;
   #dispatch: DispatchService | undefined;
   #fanout: TierFanout | undefined;
+  #quotas: QuotaGate | undefined;
   readonly #hooks: readonly DispatchHooks[];
   readonly #actors: SessionActors;
+  readonly #reassembly: FanoutScheduler;
   readonly #metrics: DaemonMetrics;
   #operator: OperatorViews | undefined;
   #surfaceViews: SurfaceEndpoints | undefined;
@@ -94,10 +98,18 @@ export class Daemon {
     this.#hooks = options.hooks ?? [];
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {}, { maxJsonDepth: config.limits.maxJsonDepth });
+    // Re-assemblies after a toolset change run in short slices, tenants taking turns (fairness).
+    this.#reassembly = new FanoutScheduler({
+      log: this.#log,
+      run: (descriptor) => this.#fanout?.reassemble(descriptor) ?? Promise.resolve(),
+    });
     this.#actors = new SessionActors({
       limit: config.limits.maxSessionsInMemory,
       log: this.#log,
-      reassemble: (descriptor) => this.#fanout?.reassemble(descriptor) ?? Promise.resolve(),
+      reassemble: (descriptor) => {
+        this.#reassembly.enqueue(descriptor);
+        return Promise.resolve();
+      },
     });
     this.#metrics = new DaemonMetrics({
       sessionsInMemory: () => this.#actors.size,
@@ -163,7 +175,20 @@ export class Daemon {
       log: this.#log,
       hooks: this.#hooks,
       contextOf: (tenant, session) => this.#turnContext(tenant, session),
+      admitHold: async (tenant) => (await this.#quotas?.admitHold(tenant))?.message,
     });
+    this.#quotas = new QuotaGate({
+      defaults: config.quotas,
+      perTenant: tenantQuotas(config),
+      source: {
+        sessions: (tenant) => this.#required.store.count(tenant),
+        toolsets: (tenant) => this.#toolsetEndpoints.usage(tenant),
+        heldApprovals: (tenant) => this.#dispatcher.approvals.heldCount(tenant),
+      },
+      redis: this.#redis,
+      prefix: config.namespace.redisPrefix,
+    });
+    const quotas = this.#quotas;
     this.#nc.subscribe(subjectPattern(INVALIDATE_TEMPLATE), {
       callback: (error, message) => {
         if (error) return;
@@ -188,33 +213,36 @@ export class Daemon {
     });
     addEndpoints(
       this.#service,
-      authority.guard({
-        sessionsOpen: (p, body, caller) => this.#open(p.tenant, body, caller),
-        sessionsAssemble: (p, body) => this.#surfaceEndpoints.assemble(p.tenant, p.session, body),
-        sessionsSearch: (p, body) => this.#surfaceEndpoints.search(p.tenant, p.session, body),
-        sessionsDescribe: (p, body) => this.#surfaceEndpoints.describe(p.tenant, p.session, body),
-        sessionsDispatch: async (p, body) =>
-          this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
-        sessionsClose: (p) => this.#close(p.tenant, p.session),
-        subagentsSpawn: (p, body, caller) => this.#spawn(p.tenant, body, caller),
-        toolsetsPut: (p, body) => this.#toolsetEndpoints.put(p.tenant, body),
-        toolsetsDelete: (p, body) => this.#toolsetEndpoints.delete(p.tenant, body),
-        mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
-        mcpDetach: (p, body) => this.#toolsetEndpoints.detach(p.tenant, body),
-        approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
-        approvalsDecide: async (p, body, caller) => {
-          // The rule admits approver keys only: the decision is recorded under the key's name.
-          const approver = caller.kind === 'key' ? caller.name : '';
-          const reply = await this.#dispatcher.decide(p.tenant, p.id, body, approver);
-          this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
-          return reply;
-        },
-        approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
-        sessionsList: (p, body, caller) => this.#views.sessionsList(p.tenant, body, visibleOwner(caller)),
-        sessionsShow: (p) => this.#views.sessionShow(p.tenant, p.session),
-        toolsetsList: (p) => this.#views.toolsetsList(p.tenant),
-        auditRecent: (p, body) => this.#views.auditRecent(p.tenant, body),
-      }),
+      authority.guard(
+        quotas.wrap({
+          sessionsOpen: (p, body, caller) => this.#open(p.tenant, body, caller),
+          sessionsAssemble: (p, body) => this.#surfaceEndpoints.assemble(p.tenant, p.session, body),
+          sessionsSearch: (p, body) => this.#surfaceEndpoints.search(p.tenant, p.session, body),
+          sessionsDescribe: (p, body) => this.#surfaceEndpoints.describe(p.tenant, p.session, body),
+          sessionsDispatch: async (p, body) =>
+            this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
+          sessionsClose: (p) => this.#close(p.tenant, p.session),
+          subagentsSpawn: (p, body, caller) => this.#spawn(p.tenant, body, caller),
+          toolsetsPut: (p, body) => this.#toolsetEndpoints.put(p.tenant, body),
+          toolsetsDelete: (p, body) => this.#toolsetEndpoints.delete(p.tenant, body),
+          mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
+          mcpDetach: (p, body) => this.#toolsetEndpoints.detach(p.tenant, body),
+          approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
+          approvalsDecide: async (p, body, caller) => {
+            // The rule admits approver keys only: the decision is recorded under the key's name.
+            const approver = caller.kind === 'key' ? caller.name : '';
+            const reply = await this.#dispatcher.decide(p.tenant, p.id, body, approver);
+            this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
+            return reply;
+          },
+          approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
+          sessionsList: (p, body, caller) => this.#views.sessionsList(p.tenant, body, visibleOwner(caller)),
+          sessionsShow: (p) => this.#views.sessionShow(p.tenant, p.session),
+          toolsetsList: (p) => this.#views.toolsetsList(p.tenant),
+          auditRecent: (p, body) => this.#views.auditRecent(p.tenant, body),
+          tenantShow: async (p) => ({ ok: true, tenant: p.tenant, quotas: await quotas.report(p.tenant) }),
+        }),
+      ),
       {
         maxPayloadBytes: config.limits.maxPayloadBytes,
         maxJsonDepth: config.limits.maxJsonDepth,
@@ -402,6 +430,7 @@ export class Daemon {
   async #open(tenant: string, body: unknown, caller: Caller) {
     const { store } = this.#required;
     const request = parse(OpenSessionRequestSchema, body);
+    await this.#quotas?.admitSession(tenant);
     let grant = request.grant;
     if (request.role !== 'gateway' && request.parent === undefined) {
       throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
@@ -480,6 +509,7 @@ export class Daemon {
       outbound: new TenantGuards(this.#config.mcp.outbound, this.#config.tenants),
       log: this.#log,
       queue: this.#config.namespace.queue,
+      ...(this.#quotas !== undefined ? { quotas: this.#quotas } : {}),
     });
     return this.#toolsetViews;
   }
@@ -505,6 +535,8 @@ export class Daemon {
       this.#registry?.stop();
       this.#fanout?.close();
       this.#actors.stop();
+      this.#quotas?.stop();
+      this.#reassembly.stop();
       await this.#nc?.drain().catch(() => undefined);
       this.#redis?.disconnect();
       this.#log.info('toolsearchd stopped');

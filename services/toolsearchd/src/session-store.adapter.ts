@@ -114,6 +114,11 @@ export class SessionStore {
     if (descriptor !== undefined && !descriptor.activated) await this.save({ ...descriptor, activated: true });
   }
 
+  /** How many sessions of the tenant are open. */
+  count(tenant: string): Promise<number> {
+    return this.#redis.scard(`${this.#prefix}sessions:${tenant}`);
+  }
+
   /** Every open session id of a tenant. */
   async list(tenant: string): Promise<string[]> {
     return this.#redis.smembers(`${this.#prefix}sessions:${tenant}`);

@@ -14,6 +14,7 @@ import { OutboundRefusedError, unreachableMessage } from './outbound/outbound-er
 import type { TenantGuards } from './outbound/tenant-guards';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse, RequestError } from './serve-request';
+import type { QuotaGate } from './quotas';
 import type { TierFanout } from './tier-fanout';
 
 /**
@@ -27,6 +28,8 @@ export class ToolsetEndpoints {
    * runs the same config, so each knows the same set; a tenant's requests cannot replace them.
    */
   readonly #operatorOwned = new Map<string, Set<string>>();
+  /** The encoded size of each toolset at the revision it was measured (`tenant/id` → size). */
+  readonly #sizes = new Map<string, { revision: number; bytes: number }>();
 
   constructor(
     private readonly deps: {
@@ -41,8 +44,44 @@ export class ToolsetEndpoints {
       log: Logger;
       /** The deployment's queue group, for the `exec.mcp-<server>` subscription. */
       queue: string;
+      /** The tenant's quotas on toolsets, tools, bytes and MCP servers. */
+      quotas?: QuotaGate;
     },
   ) {}
+
+  /** What the tenant's own toolsets (not the operator's) hold, for its quotas. */
+  usage(tenant: string): { toolsets: number; tools: number; bytes: number; mcpServers: number } {
+    const owned = this.#operatorOwned.get(tenant);
+    const usage = { toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 };
+    for (const [id, { toolset, revision }] of this.deps.registry.toolsets(tenant)) {
+      if (owned?.has(id) === true) continue;
+      usage.toolsets += 1;
+      usage.tools += toolset.tools.length;
+      usage.bytes += this.#size(tenant, toolset, revision);
+      if (toolset.kind === 'mcp') usage.mcpServers += 1;
+    }
+    return usage;
+  }
+
+  #size(tenant: string, toolset: Toolset, revision: number): number {
+    const key = `${tenant}/${toolset.id}`;
+    const known = this.#sizes.get(key);
+    if (known?.revision === revision) return known.bytes;
+    const bytes = Buffer.byteLength(JSON.stringify(toolset));
+    this.#sizes.set(key, { revision, bytes });
+    return bytes;
+  }
+
+  /** QUOTA_EXCEEDED when `toolset` would take the tenant past one of its quotas. */
+  #admit(tenant: string, toolset: { id: string; tools: number; bytes: number; mcp: boolean }): void {
+    if (this.deps.quotas === undefined) return;
+    const held = this.deps.registry.toolsets(tenant).get(toolset.id);
+    const replaced =
+      held === undefined
+        ? undefined
+        : { tools: held.toolset.tools.length, bytes: this.#size(tenant, held.toolset, held.revision) };
+    this.deps.quotas.admitToolset(tenant, toolset, replaced);
+  }
 
   #own(tenant: string, id: string): void {
     let owned = this.#operatorOwned.get(tenant);
@@ -63,6 +102,12 @@ export class ToolsetEndpoints {
     const { toolset } = parse(ToolsetPutRequestSchema, body);
     const parsed = ToolsetSchema.parse(toolset);
     this.#refuseOperatorOwned(tenant, parsed.id, 'replace');
+    this.#admit(tenant, {
+      id: parsed.id,
+      tools: parsed.tools.length,
+      bytes: Buffer.byteLength(JSON.stringify(parsed)),
+      mcp: parsed.kind === 'mcp',
+    });
     const revision = await this.deps.registry.put(tenant, parsed);
     this.deps.fanout.publishToolsetChanged(tenant, parsed.id, revision, false);
     return { ok: true, id: parsed.id, revision };
@@ -89,6 +134,7 @@ export class ToolsetEndpoints {
       );
     }
     this.#refuseOperatorOwned(tenant, `mcp-${request.name}`, 'replace');
+    this.#admit(tenant, { id: `mcp-${request.name}`, tools: 0, bytes: 0, mcp: true });
     const outbound =
       request.transport.type === 'http' ? await this.#outbound(tenant, request.name, request.transport.url) : undefined;
     let attached: { toolset: string; tools: number };

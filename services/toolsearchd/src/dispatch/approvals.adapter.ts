@@ -153,6 +153,11 @@ export class Approvals {
     return this.#queue.getDelayedCount();
   }
 
+  /** How many calls of the tenant are held (undecided, or decided and not finished yet). */
+  heldCount(tenant: string): Promise<number> {
+    return this.#redis.zcard(this.#index(tenant));
+  }
+
   /** The tenant's undecided calls, oldest first. */
   async list(tenant: string, limit: number): Promise<Approval[]> {
     const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);

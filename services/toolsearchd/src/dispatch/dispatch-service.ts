@@ -47,6 +47,8 @@ export class DispatchService {
     log: Logger;
     hooks: readonly DispatchHooks[];
     contextOf: ContextSource;
+    /** Whether the tenant may hold one more call (its quota); why not, otherwise. */
+    admitHold?: (tenant: string) => Promise<string | undefined>;
   }) {
     const { config, nc, redis, log } = options;
     const prefix = config.namespace.redisPrefix;
@@ -68,6 +70,7 @@ export class DispatchService {
           codec.encode(event),
         ),
       settings: config.dispatch,
+      ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
     });
     this.approvals.start(config.redis.url, config.dispatch.approvalConcurrency, async (held) =>
       this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),

@@ -60,6 +60,8 @@ export interface DispatcherDeps {
   readonly hooks: readonly DispatchHooks[];
   readonly publishActivity: (event: ActivityEvent) => void;
   readonly settings: { concurrency: number; timeoutMs: number; retries: number };
+  /** Whether the tenant may hold one more call: undefined, or why not (its held-calls quota). */
+  readonly admitHold?: (tenant: string) => Promise<string | undefined>;
 }
 
 function failure(code: string, message: string, data: unknown = null): CallEnvelope {
@@ -283,6 +285,9 @@ export class Dispatcher {
     // 3. Approval gate.
     const reason = approvalReason(context.policy, tool, context.routing);
     if (reason !== undefined) {
+      const refused = await this.#deps.admitHold?.(context.tenant);
+      if (refused !== undefined)
+        return { envelope: failure(CALL_ERROR_CODES.QUOTA_EXCEEDED, refused), retries: 0, digest };
       const held = await this.#deps.approvals.hold(
         {
           tenant: context.tenant,

@@ -42,6 +42,7 @@ export const ENDPOINT_RULES: Record<EndpointName, Rule> = {
   sessionsShow: { kind: 'session-or-roles', roles: ['operator'] },
   toolsetsList: roles('gateway', 'operator'),
   auditRecent: roles('operator'),
+  tenantShow: roles('operator'),
 };
 
 /** A handler that runs once its caller has passed the endpoint's rule, and learns who it is. */

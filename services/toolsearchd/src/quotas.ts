@@ -1,0 +1,234 @@
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { WIRE_ERROR_CODES, type EndpointName } from '@toolsearch/proto';
+import type { GuardedHandler } from './identity/authority';
+import { RequestError } from './serve-request';
+
+/**
+ * What one tenant may hold at once on a shared daemon. Defaults protect a daemon that serves many
+ * tenants; an operator raises them for a tenant under `tenants.<id>.quotas`.
+ */
+export const QuotasSchema = z
+  .object({
+    /** Open sessions (gateway sessions, subagents and workers together). */
+    sessions: z.number().int().min(1).max(10_000_000).default(10_000),
+    /** Toolsets the tenant registered itself (the operator's are not counted). */
+    toolsets: z.number().int().min(1).max(1_000_000).default(500),
+    /** Tools across those toolsets. */
+    tools: z.number().int().min(1).max(10_000_000).default(20_000),
+    /** Bytes of those toolsets' definitions (JSON). */
+    toolsetBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(4 * 1024 ** 3)
+      .default(32 * 1024 ** 2),
+    /** MCP servers the tenant attached itself (`mcp.attach`). */
+    mcpServers: z.number().int().min(0).max(100_000).default(20),
+    /** Calls held for a decision at once. */
+    heldApprovals: z.number().int().min(1).max(10_000_000).default(1_000),
+    /** NATS requests per second, all replicas together. */
+    requestsPerSecond: z.number().int().min(1).max(10_000_000).default(2_000),
+  })
+  .strict();
+export type Quotas = z.infer<typeof QuotasSchema>;
+export type QuotaName = keyof Quotas;
+
+/** A tenant at one of its quotas: the request was refused and changed nothing. */
+export class QuotaExceededError extends RequestError {
+  constructor(
+    readonly quota: QuotaName,
+    limit: number,
+    what: string,
+  ) {
+    super(
+      WIRE_ERROR_CODES.QUOTA_EXCEEDED,
+      `quota '${quota}' reached: ${what} (limit ${limit}). Free some, or ask the operator to raise quotas.${quota} for this tenant.`,
+    );
+  }
+}
+
+/** What the quotas count, from the stores that hold it. */
+export interface QuotaUsageSource {
+  /** Open sessions of the tenant. */
+  sessions(tenant: string): Promise<number>;
+  /** The tenant's own toolsets: how many, their tools and bytes, and how many are attached MCP servers. */
+  toolsets(tenant: string): { toolsets: number; tools: number; bytes: number; mcpServers: number };
+  /** Calls of the tenant held for a decision. */
+  heldApprovals(tenant: string): Promise<number>;
+}
+
+/** Each tenant's quotas where its config changes some: the top-level ones with its own on top. */
+export function tenantQuotas(config: {
+  quotas: Quotas;
+  tenants: Record<string, { quotas?: Partial<Quotas> | undefined }>;
+}): Map<string, Quotas> {
+  const perTenant = new Map<string, Quotas>();
+  for (const [tenant, settings] of Object.entries(config.tenants))
+    if (settings.quotas !== undefined) perTenant.set(tenant, { ...config.quotas, ...settings.quotas });
+  return perTenant;
+}
+
+/** One tenant's usage of each quota, with the limit. */
+export type QuotaReport = Record<QuotaName, { used: number; limit: number }>;
+
+/** Requests counted locally are added to the shared Redis window this often. */
+const SYNC_MS = 100;
+
+/**
+ * Checks every per-tenant quota. Counts come from the stores (Redis, the registry) at the moment of
+ * the check; requests per second are counted in one-second windows shared through Redis, with each
+ * replica adding its local count every 100 ms, so a request costs no round trip.
+ */
+export class QuotaGate {
+  readonly #defaults: Quotas;
+  readonly #perTenant: ReadonlyMap<string, Quotas>;
+  readonly #source: QuotaUsageSource;
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  /** Per tenant: requests counted here in the current window, not yet added to Redis, and the shared total last seen. */
+  readonly #windows = new Map<string, { window: number; pending: number; shared: number }>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(options: {
+    defaults: Quotas;
+    perTenant: ReadonlyMap<string, Quotas>;
+    source: QuotaUsageSource;
+    redis: Redis;
+    prefix: string;
+  }) {
+    this.#defaults = options.defaults;
+    this.#perTenant = options.perTenant;
+    this.#source = options.source;
+    this.#redis = options.redis;
+    this.#prefix = options.prefix;
+  }
+
+  limits(tenant: string): Quotas {
+    return this.#perTenant.get(tenant) ?? this.#defaults;
+  }
+
+  /** Before opening a session. */
+  async admitSession(tenant: string): Promise<void> {
+    const limit = this.limits(tenant).sessions;
+    const open = await this.#source.sessions(tenant);
+    if (open >= limit) throw new QuotaExceededError('sessions', limit, `the tenant has ${open} open sessions`);
+  }
+
+  /**
+   * Before the tenant registers (or replaces) one of its own toolsets: the usage once `toolset`
+   * replaces what `replaced` held under the same id.
+   */
+  admitToolset(
+    tenant: string,
+    toolset: { tools: number; bytes: number; mcp: boolean },
+    replaced: { tools: number; bytes: number } | undefined,
+  ): void {
+    const limits = this.limits(tenant);
+    const usage = this.#source.toolsets(tenant);
+    const after = {
+      toolsets: usage.toolsets + (replaced === undefined ? 1 : 0),
+      tools: usage.tools - (replaced?.tools ?? 0) + toolset.tools,
+      bytes: usage.bytes - (replaced?.bytes ?? 0) + toolset.bytes,
+      mcpServers: usage.mcpServers + (toolset.mcp && replaced === undefined ? 1 : 0),
+    };
+    if (toolset.mcp && after.mcpServers > limits.mcpServers)
+      throw new QuotaExceededError('mcpServers', limits.mcpServers, `the tenant has ${usage.mcpServers} MCP servers`);
+    if (after.toolsets > limits.toolsets)
+      throw new QuotaExceededError('toolsets', limits.toolsets, `the tenant has ${usage.toolsets} toolsets`);
+    if (after.tools > limits.tools)
+      throw new QuotaExceededError('tools', limits.tools, `this would make ${after.tools} tools`);
+    if (after.bytes > limits.toolsetBytes)
+      throw new QuotaExceededError(
+        'toolsetBytes',
+        limits.toolsetBytes,
+        `this would make ${after.bytes} bytes of toolsets`,
+      );
+  }
+
+  /** Whether one more call of the tenant may be held; the error to report when not. */
+  async admitHold(tenant: string): Promise<QuotaExceededError | undefined> {
+    const limit = this.limits(tenant).heldApprovals;
+    const held = await this.#source.heldApprovals(tenant);
+    return held >= limit
+      ? new QuotaExceededError('heldApprovals', limit, `the tenant has ${held} calls waiting for a decision`)
+      : undefined;
+  }
+
+  /** Counts a request against the tenant's requests per second; throws when the window is full. */
+  admitRequest(tenant: string, now = Date.now()): void {
+    const limit = this.limits(tenant).requestsPerSecond;
+    const window = Math.floor(now / 1000);
+    let counter = this.#windows.get(tenant);
+    if (counter === undefined || counter.window !== window) {
+      counter = { window, pending: 0, shared: 0 };
+      this.#windows.set(tenant, counter);
+    }
+    if (counter.shared + counter.pending >= limit)
+      throw new QuotaExceededError('requestsPerSecond', limit, 'too many requests in this second; retry in a moment');
+    counter.pending += 1;
+    this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
+  }
+
+  /** Adds the local counts to the shared windows and learns the totals of every replica. */
+  async #sync(): Promise<void> {
+    this.#timer = undefined;
+    const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0);
+    if (batch.length === 0) return;
+    const multi = this.#redis.multi();
+    for (const [tenant, counter] of batch) {
+      const key = `${this.#prefix}rps:${tenant}:${counter.window}`;
+      multi.incrby(key, counter.pending).pexpire(key, 5_000);
+    }
+    const sent = batch.map(([, counter]) => counter.pending);
+    batch.forEach(([, counter]) => (counter.pending = 0));
+    try {
+      const replies = (await multi.exec()) ?? [];
+      batch.forEach(([, counter], index) => {
+        // Every replica's requests of this window so far, ours included (what we counted since is pending).
+        const total = Number(replies[index * 2]?.[1] ?? 0);
+        if (Number.isFinite(total)) counter.shared = Math.max(counter.shared, total);
+      });
+    } catch {
+      // Redis away: keep the counts local (each replica then enforces the limit on its own share).
+      batch.forEach(([, counter], index) => (counter.shared += sent[index] ?? 0));
+    }
+    for (const [tenant, counter] of this.#windows)
+      if (counter.window < Math.floor(Date.now() / 1000) - 1) this.#windows.delete(tenant);
+  }
+
+  /** Wraps every handler so that each request of a verified caller counts against its tenant's requests per second. */
+  wrap(handlers: Record<EndpointName, GuardedHandler>): Record<EndpointName, GuardedHandler> {
+    const wrapped = {} as Record<EndpointName, GuardedHandler>;
+    for (const name of Object.keys(handlers) as EndpointName[]) {
+      const handler = handlers[name];
+      wrapped[name] = (params, payload, caller) => {
+        this.admitRequest(params.tenant);
+        return handler(params, payload, caller);
+      };
+    }
+    return wrapped;
+  }
+
+  /** The tenant's usage of every quota, for operators. */
+  async report(tenant: string): Promise<QuotaReport> {
+    const limits = this.limits(tenant);
+    const toolsets = this.#source.toolsets(tenant);
+    const counter = this.#windows.get(tenant);
+    const current = counter?.window === Math.floor(Date.now() / 1000) ? counter.shared + counter.pending : 0;
+    return {
+      sessions: { used: await this.#source.sessions(tenant), limit: limits.sessions },
+      toolsets: { used: toolsets.toolsets, limit: limits.toolsets },
+      tools: { used: toolsets.tools, limit: limits.tools },
+      toolsetBytes: { used: toolsets.bytes, limit: limits.toolsetBytes },
+      mcpServers: { used: toolsets.mcpServers, limit: limits.mcpServers },
+      heldApprovals: { used: await this.#source.heldApprovals(tenant), limit: limits.heldApprovals },
+      requestsPerSecond: { used: current, limit: limits.requestsPerSecond },
+    };
+  }
+
+  stop(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+}

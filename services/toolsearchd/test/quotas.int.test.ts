@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ToolsearchClient } from '@toolsearch/client';
+import { daemonFixture, serveExec, tenantId } from './harness';
+
+// Per-tenant quotas: a tenant at a limit gets QUOTA_EXCEEDED naming it, nothing changes, and
+// other tenants do not notice.
+const SMALL = tenantId('small');
+const BUSY = tenantId('busy');
+const OTHER = tenantId('other');
+const model = { contextLength: 128_000 };
+const obj = { type: 'object', properties: {} };
+const tool = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: obj,
+  ...extra,
+});
+
+describe('per-tenant quotas', () => {
+  const fixture = daemonFixture({
+    tenants: {
+      [SMALL]: {
+        quotas: { sessions: 3, toolsets: 2, tools: 5, toolsetBytes: 4096, mcpServers: 0, heldApprovals: 1 },
+      },
+      [BUSY]: { quotas: { requestsPerSecond: 20 } },
+    },
+  });
+  let small: ToolsearchClient;
+  let other: ToolsearchClient;
+
+  beforeAll(async () => {
+    await fixture.start();
+    small = await fixture.client(SMALL);
+    other = await fixture.client(OTHER);
+  }, 30_000);
+  afterAll(() => fixture.stop());
+
+  it('open sessions: the fourth is refused until one closes; another tenant opens freely', async () => {
+    const opened = [];
+    for (let i = 0; i < 3; i += 1) opened.push(await small.openSession({ grant: { toolsets: [] }, model }));
+    const refused = await small.openSession({ grant: { toolsets: [] }, model }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect((refused as Error).message).toContain("quota 'sessions'");
+    expect((await small.listSessions()).total).toBe(3);
+    for (let i = 0; i < 5; i += 1) await other.openSession({ grant: { toolsets: [] }, model });
+    await small.closeSession(opened[0]?.session.id ?? '');
+    expect((await small.openSession({ grant: { toolsets: [] }, model })).ok).toBe(true);
+  });
+
+  it('toolsets, tools and bytes: refused past each limit, replacing one in place is fine', async () => {
+    await small.putToolset({ id: 'one', kind: 'plugin', label: 'one', tools: [tool('a'), tool('b')] });
+    await small.putToolset({ id: 'two', kind: 'plugin', label: 'two', tools: [tool('c')] });
+    await expect(small.putToolset({ id: 'three', kind: 'plugin', label: 'three', tools: [] })).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      message: expect.stringContaining("quota 'toolsets'"),
+    });
+    // Replacing 'two' with four tools would make six.
+    await expect(
+      small.putToolset({
+        id: 'two',
+        kind: 'plugin',
+        label: 'two',
+        tools: [tool('c'), tool('d'), tool('e'), tool('f')],
+      }),
+    ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining("quota 'tools'") });
+    await expect(
+      small.putToolset({
+        id: 'two',
+        kind: 'plugin',
+        label: 'two',
+        tools: [tool('c', { description: 'x'.repeat(5000) })],
+      }),
+    ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining("quota 'toolsetBytes'") });
+    expect((await small.putToolset({ id: 'two', kind: 'plugin', label: 'two', tools: [tool('d')] })).ok).toBe(true);
+    const { toolsets } = await small.listToolsets();
+    expect(toolsets.map((toolset) => toolset.id).sort()).toEqual(['one', 'two']);
+  });
+
+  it('MCP servers: refused before any connection is made', async () => {
+    await expect(
+      small.call((await import('@toolsearch/proto')).ENDPOINTS.mcpAttach, {
+        name: 'x',
+        transport: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
+      }),
+    ).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', message: expect.stringContaining("quota 'mcpServers'") });
+  });
+
+  it('held calls: past the limit a risky call is refused, not held and not run', async () => {
+    const nc = await fixture.connection();
+    const runs = await serveExec(nc, SMALL, 'one');
+    await small.putToolset({
+      id: 'one',
+      kind: 'plugin',
+      label: 'one',
+      tools: [tool('drop_a', { risk: 'high' }), tool('drop_b', { risk: 'high' })],
+    });
+    const { session } = await small.openSession({ grant: { toolsets: ['one'] }, model }).catch(async () => {
+      const { sessions } = await small.listSessions();
+      await small.closeSession(sessions[0]?.id ?? '');
+      return small.openSession({ grant: { toolsets: ['one'] }, model });
+    });
+    const first = await small.dispatch(session.id, [{ id: 'c1', name: 'drop_a', arguments: {} }]);
+    expect(first.results[0]?.status).toBe('pending_approval');
+    const second = await small.dispatch(session.id, [{ id: 'c2', name: 'drop_b', arguments: {} }]);
+    expect(second.results[0]).toMatchObject({ ok: false, error: { code: 'QUOTA_EXCEEDED' } });
+    expect((await small.listApprovals()).approvals).toHaveLength(1);
+    expect(runs).toHaveLength(0);
+  });
+
+  it('requests per second: a burst past the limit is refused while another tenant is served', async () => {
+    const busy = await fixture.client(BUSY);
+    const outcomes = await Promise.allSettled(Array.from({ length: 60 }, () => busy.listToolsets()));
+    const refused = outcomes.filter(
+      (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED',
+    );
+    expect(refused.length).toBeGreaterThanOrEqual(30);
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').length).toBeGreaterThan(0);
+    const others = await Promise.all(Array.from({ length: 60 }, () => other.listToolsets()));
+    expect(others.every((reply) => reply.ok)).toBe(true);
+    // The next second has room again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await busy.listToolsets()).ok).toBe(true);
+  });
+
+  it('operators see usage against each quota', async () => {
+    const operator = await fixture.client(SMALL, 'operator');
+    const { quotas } = await operator.showTenant();
+    expect(quotas['sessions']).toMatchObject({ limit: 3 });
+    expect(quotas['sessions']?.used).toBeGreaterThanOrEqual(1);
+    expect(quotas['toolsets']).toEqual({ used: 2, limit: 2 });
+    expect(quotas['heldApprovals']).toEqual({ used: 1, limit: 1 });
+    expect(Object.keys(quotas).sort()).toEqual(
+      ['heldApprovals', 'mcpServers', 'requestsPerSecond', 'sessions', 'toolsetBytes', 'tools', 'toolsets'].sort(),
+    );
+    const gateway = await fixture.client(SMALL, 'gateway');
+    await expect(gateway.showTenant()).rejects.toMatchObject({ code: 'FORBIDDEN' });
+  });
+});
