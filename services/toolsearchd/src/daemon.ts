@@ -1,27 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
 import type { Toolset } from '@toolsearch/catalog';
 import { redactUrl } from '@toolsearch/client';
-import {
-  OpenSessionRequestSchema,
-  SessionIdSchema,
-  subject,
-  subjectPattern,
-  SpawnRequestSchema,
-  WIRE_ERROR_CODES,
-} from '@toolsearch/proto';
+import { subjectPattern } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
 import { openConnections } from './connections';
-import { exceedsParent, narrowGrant } from './grant';
 import { ToolsetRegistry } from './registry.adapter';
 import { SessionActors } from './session-actors';
 import { TierFanout } from './tier-fanout';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
 import { McpPool, type McpServerConfig } from './mcp-pool.adapter';
 import { TenantGuards } from './outbound/tenant-guards';
-import { addEndpoints, parse, RequestError } from './serve-request';
+import { addEndpoints } from './serve-request';
 import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
@@ -32,9 +23,10 @@ import { DaemonMetrics } from './http/metrics';
 import { HttpFrontend } from './http/http-server';
 import { McpFrontDoor } from './http/mcp-front-door';
 import { FrontDoorSessions } from './http/front-door-sessions';
-import { Authority, ownerFor } from './identity/authority';
+import { Authority } from './identity/authority';
 import { QuotaGate, tenantQuotas } from './quotas';
 import { FanoutScheduler } from './fanout-scheduler';
+import { INVALIDATE_TEMPLATE, SessionLifecycle } from './session-lifecycle';
 import { CredentialBook, type Caller } from './identity/credentials';
 
 const codec = JSONCodec<unknown>();
@@ -50,9 +42,6 @@ function visibleOwner(caller: Caller): string | undefined {
   // Only keys pass the rule of sessions.list; a session token would match no owner.
   return caller.kind === 'key' ? caller.name : '';
 }
-
-/** Replica-to-replica: these sessions changed or closed; drop cached copies. */
-const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
 
 /**
  * toolsearchd: the composition root. Connects to NATS and Redis, follows the toolset registry,
@@ -79,6 +68,7 @@ export class Daemon {
   #operator: OperatorViews | undefined;
   #surfaceViews: SurfaceEndpoints | undefined;
   #toolsetViews: ToolsetEndpoints | undefined;
+  #lifecycle: SessionLifecycle | undefined;
   #http: HttpFrontend | undefined;
   #frontDoor: McpFrontDoor | undefined;
   #httpAddress: string | undefined;
@@ -208,21 +198,21 @@ export class Daemon {
     });
     const authority = new Authority({
       book: new CredentialBook(config.credentials),
-      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       resolveToken: (token) => this.#required.store.resolveToken(token),
     });
     addEndpoints(
       this.#service,
       authority.guard(
         quotas.wrap({
-          sessionsOpen: (p, body, caller) => this.#open(p.tenant, body, caller),
+          sessionsOpen: (p, body, caller) => this.#sessions.open(p.tenant, body, caller),
           sessionsAssemble: (p, body) => this.#surfaceEndpoints.assemble(p.tenant, p.session, body),
           sessionsSearch: (p, body) => this.#surfaceEndpoints.search(p.tenant, p.session, body),
           sessionsDescribe: (p, body) => this.#surfaceEndpoints.describe(p.tenant, p.session, body),
           sessionsDispatch: async (p, body) =>
             this.#dispatcher.dispatch(await this.#requiredContext(p.tenant, p.session), body),
-          sessionsClose: (p) => this.#close(p.tenant, p.session),
-          subagentsSpawn: (p, body, caller) => this.#spawn(p.tenant, body, caller),
+          sessionsClose: (p) => this.#sessions.close(p.tenant, p.session),
+          subagentsSpawn: (p, body, caller) => this.#sessions.spawn(p.tenant, body, caller),
           toolsetsPut: (p, body) => this.#toolsetEndpoints.put(p.tenant, body),
           toolsetsDelete: (p, body) => this.#toolsetEndpoints.delete(p.tenant, body),
           mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
@@ -275,12 +265,25 @@ export class Daemon {
     return { registry: this.#registry, store: this.#store, nc: this.#nc };
   }
 
+  get #sessions(): SessionLifecycle {
+    this.#lifecycle ??= new SessionLifecycle({
+      store: this.#required.store,
+      registry: this.#required.registry,
+      surfaces: this.#surfaces,
+      actors: this.#actors,
+      nc: this.#required.nc,
+      quotas: this.#quotas,
+      queues: () => this.#dispatcher.queues,
+    });
+    return this.#lifecycle;
+  }
+
   get #surfaceEndpoints(): SurfaceEndpoints {
     this.#surfaceViews ??= new SurfaceEndpoints({
       registry: this.#required.registry,
       store: this.#required.store,
       surfaces: this.#surfaces,
-      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       noteTier: (tenant, session, tier) => this.#actors.noteTier(tenant, session, tier),
       observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
     });
@@ -293,7 +296,7 @@ export class Daemon {
       registry: this.#required.registry,
       surfaces: this.#surfaces,
       audit: this.#dispatcher.audit,
-      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
     });
     return this.#operator;
   }
@@ -304,9 +307,10 @@ export class Daemon {
     const sessions = new FrontDoorSessions({
       apiKeys: this.#config.tenants,
       resolveToken: (token) => this.#required.store.resolveToken(token),
-      open: async (tenant, body, keyName) => (await this.#open(tenant, body, mcpKeyCaller(keyName))).session.id,
-      close: (tenant, session) => this.#close(tenant, session).then(() => undefined),
-      descriptor: (tenant, session) => this.#descriptor(tenant, session),
+      open: async (tenant, body, keyName) =>
+        (await this.#sessions.open(tenant, body, mcpKeyCaller(keyName))).session.id,
+      close: (tenant, session) => this.#sessions.close(tenant, session).then(() => undefined),
+      descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       assembly: (tenant, session) => this.#surfaceEndpoints.assembly(tenant, session, 'mcp'),
       context: (tenant, session) => this.#requiredContext(tenant, session),
       dispatcher: () => this.#dispatcher.dispatcher,
@@ -350,7 +354,7 @@ export class Daemon {
   }
 
   async #requiredContext(tenant: string, session: string | undefined): Promise<TurnContext> {
-    const descriptor = await this.#descriptor(tenant, session);
+    const descriptor = await this.#sessions.descriptor(tenant, session);
     return this.#contextFor(descriptor);
   }
 
@@ -371,131 +375,9 @@ export class Daemon {
     return descriptor === undefined ? undefined : this.#contextFor(descriptor);
   }
 
-  async #spawn(tenant: string, body: unknown, caller: Caller) {
-    const request = parse(SpawnRequestSchema, body);
-    const parent = await this.#descriptor(tenant, request.parent);
-    const opened = await this.#open(
-      tenant,
-      {
-        role: request.role,
-        parent: request.parent,
-        grant: request.grant,
-        model: request.model ?? parent.model,
-        ...(request.config !== undefined ? { config: request.config } : {}),
-        ...(request.coreTools !== undefined ? { coreTools: request.coreTools } : {}),
-      },
-      caller,
-    );
-    // The job carries the child's token: the worker acts on its own session, and only on it.
-    const job = await this.#dispatcher.queues.enqueue({
-      tenant,
-      session: opened.session.id,
-      parent: request.parent,
-      role: request.role,
-      grant: opened.session.grant,
-      token: opened.token,
-      task: request.task,
-    });
-    return { ok: true, session: opened.session, token: opened.token, job };
-  }
-
-  async #descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
-    if (session === undefined || !SessionIdSchema.safeParse(session).success) {
-      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
-    }
-    const cached = this.#actors.get(tenant, session);
-    if (cached !== undefined) return cached;
-    const descriptor = await this.#required.store.load(tenant, session);
-    if (descriptor === undefined)
-      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
-    this.#actors.track(descriptor);
-    return descriptor;
-  }
-
-  /** Tells every replica that these sessions changed or closed, so none serves a stale copy. */
-  #invalidate(tenant: string, ids: readonly string[]): void {
-    if (ids.length === 0) return;
-    this.#required.nc.publish(subject(INVALIDATE_TEMPLATE, { tenant }), codec.encode({ tenant, sessions: ids }));
-  }
-
   /** Sessions whose actors are in memory on this replica. */
   get sessionsInMemory(): number {
     return this.#actors.size;
-  }
-
-  /**
-   * Opens a session for a verified caller (the endpoint's guard checked it holds any `parent`);
-   * the session records its owner and ancestors, which decide who may act on it later.
-   */
-  async #open(tenant: string, body: unknown, caller: Caller) {
-    const { store } = this.#required;
-    const request = parse(OpenSessionRequestSchema, body);
-    await this.#quotas?.admitSession(tenant);
-    let grant = request.grant;
-    if (request.role !== 'gateway' && request.parent === undefined) {
-      throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
-    }
-    let parent: SessionDescriptor | undefined;
-    if (request.parent !== undefined) {
-      parent = await this.#descriptor(tenant, request.parent);
-      const reason = exceedsParent(request.grant, parent.grant);
-      if (reason !== undefined)
-        throw new RequestError(
-          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
-          `a child's grant must stay within its parent's: ${reason}.`,
-        );
-      grant = narrowGrant(request.grant, parent.grant);
-      // Core tools run through the parent's gateway (exec.core): a child gets only tools its parent has.
-      const parentCore = new Set(parent.coreTools.map((tool) => tool.name));
-      const extra = (request.coreTools ?? []).find((tool) => !parentCore.has(tool.name));
-      if (extra !== undefined)
-        throw new RequestError(
-          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
-          `a child's core tools must be among its parent's: '${extra.name}' is not.`,
-        );
-    }
-    const { warnings } = this.#surfaces.config(request.config);
-    const owner = ownerFor(caller, parent);
-    const fresh: Omit<SessionDescriptor, 'tokenDigest'> = {
-      id: `s-${randomBytes(18).toString('base64url')}`,
-      tenant,
-      role: request.role,
-      ...(request.parent !== undefined ? { parent: request.parent } : {}),
-      grant,
-      model: request.model,
-      ...(request.config !== undefined ? { config: request.config } : {}),
-      coreTools: request.coreTools ?? [],
-      activated: false,
-      createdAt: Date.now(),
-      ...(owner !== undefined ? { owner } : {}),
-      lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
-    };
-    const { token, descriptor } = await store.create(fresh);
-    const surface = this.#surfaces.build(descriptor, this.#required.registry);
-    await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
-    this.#actors.track(descriptor);
-    this.#actors.noteTier(tenant, descriptor.id, surface.assembly.result.tier);
-    return {
-      ok: true,
-      token,
-      session: {
-        id: descriptor.id,
-        tenant,
-        role: descriptor.role,
-        ...(descriptor.parent ? { parent: descriptor.parent } : {}),
-        grant,
-        model: descriptor.model,
-        warnings: [...warnings],
-      },
-    };
-  }
-
-  async #close(tenant: string, session: string | undefined) {
-    const descriptor = await this.#descriptor(tenant, session);
-    const closed = await this.#required.store.remove(tenant, descriptor.id);
-    for (const id of closed) this.#actors.forget(tenant, id);
-    this.#invalidate(tenant, closed);
-    return { ok: true, closed };
   }
 
   get #toolsetEndpoints(): ToolsetEndpoints {

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { JSONCodec, type NatsConnection } from 'nats';
+import {
+  OpenSessionRequestSchema,
+  SessionIdSchema,
+  subject,
+  SpawnRequestSchema,
+  WIRE_ERROR_CODES,
+} from '@toolsearch/proto';
+import type { WorkerQueues } from './dispatch/worker-queues.adapter';
+import { exceedsParent, narrowGrant } from './grant';
+import { ownerFor } from './identity/authority';
+import type { Caller } from './identity/credentials';
+import type { QuotaGate } from './quotas';
+import type { ToolsetRegistry } from './registry.adapter';
+import { parse, RequestError } from './serve-request';
+import type { SessionActors } from './session-actors';
+import type { SessionDescriptor, SessionStore } from './session-store.adapter';
+import type { SurfaceBuilder } from './surface';
+
+const codec = JSONCodec<unknown>();
+
+/** Replica-to-replica: these sessions changed or closed; drop cached copies. */
+export const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
+
+/**
+ * A session's life: opening it (owner, ancestors, grant within the parent's, quota), spawning a
+ * child with a worker job, finding it (memory first, then Redis), and closing it with its
+ * children on every replica. The callers were verified by the endpoint's guard before.
+ */
+export class SessionLifecycle {
+  constructor(
+    private readonly deps: {
+      store: SessionStore;
+      registry: ToolsetRegistry;
+      surfaces: SurfaceBuilder;
+      actors: SessionActors;
+      nc: NatsConnection;
+      quotas: QuotaGate | undefined;
+      queues: () => WorkerQueues;
+    },
+  ) {}
+
+  async spawn(tenant: string, body: unknown, caller: Caller) {
+    const request = parse(SpawnRequestSchema, body);
+    const parent = await this.descriptor(tenant, request.parent);
+    const opened = await this.open(
+      tenant,
+      {
+        role: request.role,
+        parent: request.parent,
+        grant: request.grant,
+        model: request.model ?? parent.model,
+        ...(request.config !== undefined ? { config: request.config } : {}),
+        ...(request.coreTools !== undefined ? { coreTools: request.coreTools } : {}),
+      },
+      caller,
+    );
+    // The job carries the child's token: the worker acts on its own session, and only on it.
+    const job = await this.deps.queues().enqueue({
+      tenant,
+      session: opened.session.id,
+      parent: request.parent,
+      role: request.role,
+      grant: opened.session.grant,
+      token: opened.token,
+      task: request.task,
+    });
+    return { ok: true, session: opened.session, token: opened.token, job };
+  }
+
+  async descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
+    if (session === undefined || !SessionIdSchema.safeParse(session).success) {
+      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
+    }
+    const cached = this.deps.actors.get(tenant, session);
+    if (cached !== undefined) return cached;
+    const descriptor = await this.deps.store.load(tenant, session);
+    if (descriptor === undefined)
+      throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, 'no such session for this tenant.');
+    this.deps.actors.track(descriptor);
+    return descriptor;
+  }
+
+  /** Tells every replica that these sessions changed or closed, so none serves a stale copy. */
+  invalidate(tenant: string, ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    this.deps.nc.publish(subject(INVALIDATE_TEMPLATE, { tenant }), codec.encode({ tenant, sessions: ids }));
+  }
+
+  /**
+   * Opens a session for a verified caller (the endpoint's guard checked it holds any `parent`);
+   * the session records its owner and ancestors, which decide who may act on it later.
+   */
+  async open(tenant: string, body: unknown, caller: Caller) {
+    const { store } = this.deps;
+    const request = parse(OpenSessionRequestSchema, body);
+    await this.deps.quotas?.admitSession(tenant);
+    let grant = request.grant;
+    if (request.role !== 'gateway' && request.parent === undefined) {
+      throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
+    }
+    let parent: SessionDescriptor | undefined;
+    if (request.parent !== undefined) {
+      parent = await this.descriptor(tenant, request.parent);
+      const reason = exceedsParent(request.grant, parent.grant);
+      if (reason !== undefined)
+        throw new RequestError(
+          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
+          `a child's grant must stay within its parent's: ${reason}.`,
+        );
+      grant = narrowGrant(request.grant, parent.grant);
+      // Core tools run through the parent's gateway (exec.core): a child gets only tools its parent has.
+      const parentCore = new Set(parent.coreTools.map((tool) => tool.name));
+      const extra = (request.coreTools ?? []).find((tool) => !parentCore.has(tool.name));
+      if (extra !== undefined)
+        throw new RequestError(
+          WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
+          `a child's core tools must be among its parent's: '${extra.name}' is not.`,
+        );
+    }
+    const { warnings } = this.deps.surfaces.config(request.config);
+    const owner = ownerFor(caller, parent);
+    const fresh: Omit<SessionDescriptor, 'tokenDigest'> = {
+      id: `s-${randomBytes(18).toString('base64url')}`,
+      tenant,
+      role: request.role,
+      ...(request.parent !== undefined ? { parent: request.parent } : {}),
+      grant,
+      model: request.model,
+      ...(request.config !== undefined ? { config: request.config } : {}),
+      coreTools: request.coreTools ?? [],
+      activated: false,
+      createdAt: Date.now(),
+      ...(owner !== undefined ? { owner } : {}),
+      lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
+    };
+    const { token, descriptor } = await store.create(fresh);
+    const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
+    await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
+    this.deps.actors.track(descriptor);
+    this.deps.actors.noteTier(tenant, descriptor.id, surface.assembly.result.tier);
+    return {
+      ok: true,
+      token,
+      session: {
+        id: descriptor.id,
+        tenant,
+        role: descriptor.role,
+        ...(descriptor.parent ? { parent: descriptor.parent } : {}),
+        grant,
+        model: descriptor.model,
+        warnings: [...warnings],
+      },
+    };
+  }
+
+  async close(tenant: string, session: string | undefined) {
+    const descriptor = await this.descriptor(tenant, session);
+    const closed = await this.deps.store.remove(tenant, descriptor.id);
+    for (const id of closed) this.deps.actors.forget(tenant, id);
+    this.invalidate(tenant, closed);
+    return { ok: true, closed };
+  }
+}
