@@ -46,6 +46,8 @@ export class RankTable {
   }
   readonly #slots: Int32Array; // token index + 1; 0 = empty
   readonly #mask: number;
+  /** The longest token, in bytes: a longer range of bytes is never a token (no lookup needed). */
+  readonly maxTokenBytes: number;
 
   private constructor(bytes: Uint8Array, starts: Int32Array, ranks: Int32Array) {
     this.#bytes = bytes;
@@ -56,9 +58,11 @@ export class RankTable {
     while (slots < count * 2.5) slots *= 2;
     this.#slots = new Int32Array(slots);
     this.#mask = slots - 1;
+    let longest = 0;
     for (let token = 0; token < count; token += 1) {
       const start = starts[token] as number;
       const end = starts[token + 1] as number;
+      longest = Math.max(longest, end - start);
       let hash = FNV_OFFSET;
       for (let i = start; i < end; i += 1) hash = Math.imul(hash ^ (bytes[i] as number), FNV_PRIME);
       let slot = finish(hash) & this.#mask;
@@ -67,6 +71,7 @@ export class RankTable {
       if (end - start === 2)
         this.pairs[(bytes[start] as number) * 256 + (bytes[start + 1] as number)] = ranks[token] as number;
     }
+    this.maxTokenBytes = longest;
   }
 
   /**

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Tiktoken, get_encoding as GetEncoding } from 'tiktoken';
+import { countLongPiece } from './bpe-heap';
 import { bpeTokenCount, RankTable } from './bpe-ranks';
 
 /** The encodings a session may name. o200k_base is the default (GPT-4o and later). */
@@ -45,7 +46,10 @@ const PATTERNS: Record<EncodingName, RegExp> = {
 
 /** Beyond this many cached pieces (or chunks) the cache starts over, so memory stays bounded. */
 const MAX_CACHED_PIECES = 250_000;
-/** Pieces longer than this (in bytes) go to tiktoken's WASM encoder: the JS merge is quadratic. */
+/**
+ * Pieces longer than this (in bytes) are merged with a heap (`countLongPiece`): the plain merge,
+ * like tiktoken's own encoder, is quadratic in the piece's length.
+ */
 const LONG_PIECE_BYTES = 96;
 // eslint-disable-next-line no-control-regex -- "every character is ASCII" includes control characters
 const ASCII = /^[\x00-\x7f]*$/;
@@ -211,13 +215,14 @@ class CountCache {
 /**
  * Counts tokens exactly as tiktoken's `encode_ordinary` would, and fast on repetitive text such as
  * JSON schemas. tiktoken splits text into pieces with a fixed pattern and byte-pair encodes each
- * piece on its own, so a text's count is the sum of its pieces' counts.
+ * piece on its own, so a text's count is the sum of its pieces' counts. (One exception: a single
+ * piece over 64 KiB, which no text has, is counted in windows — see `countLongPiece`.)
  *
  * When the native counter is built, it counts as much of a text as it can decide alone (see
  * native/counter.cc) and this class counts the rest. The JavaScript path splits with the same
  * pattern, remembers the count of every piece it has seen, and encodes a new piece with tiktoken's
- * own merge ranks (long pieces with tiktoken's WASM encoder). On top of that it cuts a text into
- * chunks at places where a piece boundary is certain (see `chunkBoundary` and `lineBoundary`) and
+ * own merge ranks (long pieces with a heap, not tiktoken's quadratic merge). On top of that it cuts
+ * a text into chunks at places where a piece boundary is certain (see `chunkBoundary` and `lineBoundary`) and
  * remembers the count of every short chunk, so the pattern runs only over chunks it has not seen.
  * Tests check both paths against `encode_ordinary` on tricky strings, seeded random Unicode text
  * and every tool of the public catalogs.
@@ -388,7 +393,7 @@ export class TokenCounter {
 
   #countPiece(piece: string): number {
     const bytes = ASCII.test(piece) ? piece : Buffer.from(piece, 'utf8').toString('latin1');
-    if (bytes.length > LONG_PIECE_BYTES) return this.#wasm().encode_ordinary(piece).length;
+    if (bytes.length > LONG_PIECE_BYTES) return countLongPiece(bytes, this.#ranks);
     return bpeTokenCount(bytes, this.#ranks);
   }
 
