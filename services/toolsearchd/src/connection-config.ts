@@ -20,6 +20,11 @@ export const NatsConfigSchema = z
     nkeySeedFile: z.string().min(1).optional(),
     /** A `.creds` file (user JWT and seed), for operator-mode NATS. */
     credsFile: z.string().min(1).optional(),
+    /**
+     * Replicas of the toolset registry's KV stream when the daemon creates it (JetStream allows
+     * 1, 3 or 5). With 1, losing the node that holds it stops every `toolsets.put` until it is back.
+     */
+    kvReplicas: z.union([z.literal(1), z.literal(3), z.literal(5)]).default(1),
   })
   .strict()
   .superRefine((nats, context) => {

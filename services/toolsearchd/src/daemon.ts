@@ -7,6 +7,7 @@ import { subjectPattern } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
 import { openConnections } from './connections';
 import { ToolsetRegistry } from './registry.adapter';
+import { RegistryWatch, replicaMismatch } from './registry-watch';
 import { SessionActors } from './session-actors';
 import { TierFanout } from './tier-fanout';
 import { SessionStore, type SessionDescriptor } from './session-store.adapter';
@@ -72,7 +73,7 @@ export class Daemon {
   #http: HttpFrontend | undefined;
   #frontDoor: McpFrontDoor | undefined;
   #httpAddress: string | undefined;
-  #natsUp = true;
+  #watch: RegistryWatch | undefined;
   #closing: Promise<void> | undefined;
 
   constructor(
@@ -131,7 +132,12 @@ export class Daemon {
     this.#nc = connections.nc;
     this.#redis = connections.redis;
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
-    this.#registry = await ToolsetRegistry.open(this.#nc, config.namespace.bucket, config.limits);
+    const { bucket } = config.namespace;
+    this.#registry = await ToolsetRegistry.open(this.#nc, bucket, config.limits, config.nats.kvReplicas);
+    const mismatch = replicaMismatch(bucket, config.nats.kvReplicas, this.#registry.replicas);
+    if (mismatch !== undefined) this.#log.warn({ bucket, replicas: this.#registry.replicas }, mismatch);
+    const watch = new RegistryWatch({ nc: this.#nc, registry: this.#registry, log: this.#log });
+    this.#watch = watch;
     const fanout = new TierFanout({
       nc: this.#nc,
       store: this.#store,
@@ -141,8 +147,11 @@ export class Daemon {
       log: this.#log,
     });
     this.#fanout = fanout;
-    await this.#registry.start((change) => fanout.onRegistryChange(change));
-    void this.#watchConnection(this.#nc);
+    await this.#registry.start(
+      (change) => fanout.onRegistryChange(change),
+      () => watch.resume(),
+    );
+    watch.follow();
     const registry = this.#registry;
     this.#mcp = new McpPool(
       {
@@ -246,19 +255,6 @@ export class Daemon {
     this.#log.info({ nats: redactUrl(config.nats.url), bucket: config.namespace.bucket }, 'toolsearchd serving');
   }
 
-  /** On reconnect the registry watch resumes from the last revision it saw (no change is missed). */
-  async #watchConnection(nc: NatsConnection): Promise<void> {
-    for await (const status of nc.status()) {
-      if (status.type === 'disconnect') this.#natsUp = false;
-      if (status.type !== 'reconnect') continue;
-      this.#natsUp = true;
-      this.#log.info('NATS connection back; resuming the registry watch');
-      await this.#registry
-        ?.resume()
-        .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not resume the registry watch'));
-    }
-  }
-
   get #required() {
     if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
       throw new Error('the daemon is not started');
@@ -327,7 +323,7 @@ export class Daemon {
       frontDoor: this.#frontDoor,
       metrics: this.#metrics,
       readiness: () => ({
-        nats: this.#natsUp && !nc.isClosed(),
+        ...(this.#watch?.readiness() ?? { nats: !nc.isClosed(), registry: false }),
         redis: this.#redis?.status === 'ready',
       }),
       log: this.#log,
@@ -414,6 +410,7 @@ export class Daemon {
       await this.#service?.stop().catch(() => undefined);
       await this.#dispatch?.close();
       await this.#mcp?.close();
+      this.#watch?.close();
       this.#registry?.stop();
       this.#fanout?.close();
       this.#actors.stop();

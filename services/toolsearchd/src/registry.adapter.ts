@@ -62,21 +62,31 @@ export class ToolsetRegistry {
   readonly #generations = new Map<string, number>();
   #watch: QueuedIterator<KvEntry> | undefined;
   #lastRevision = 0;
+  /** Told when the watch ends without `stop()` (its consumer could not be recreated). */
+  #onWatchLost: () => void = () => undefined;
+  /**
+   * Replicas of the bucket's stream as it is, which may differ from the ones asked for: an existing
+   * bucket keeps its own (changing them is an operator's `nats stream edit`, not a side effect).
+   */
+  readonly replicas: number;
 
-  private constructor(kv: KV, nc: NatsConnection, limits: RegistryLimits) {
+  private constructor(kv: KV, nc: NatsConnection, limits: RegistryLimits, replicas: number) {
     this.#kv = kv;
     this.#nc = nc;
     this.#limits = limits;
+    this.replicas = replicas;
   }
 
-  /** Opens (creating if needed) the bucket. */
+  /** Opens the bucket, creating it with `replicas` (1, 3 or 5) if it does not exist. */
   static async open(
     nc: NatsConnection,
     bucket: string,
     limits: RegistryLimits = { maxToolsPerToolset: 100_000, maxJsonDepth: MAX_JSON_DEPTH },
+    replicas = 1,
   ): Promise<ToolsetRegistry> {
-    const kv = await nc.jetstream().views.kv(bucket, { history: 1 });
-    return new ToolsetRegistry(kv, nc, limits);
+    const kv = await nc.jetstream().views.kv(bucket, { history: 1, replicas });
+    const status = await kv.status();
+    return new ToolsetRegistry(kv, nc, limits, status.replicas);
   }
 
   /**
@@ -116,8 +126,9 @@ export class ToolsetRegistry {
    * Loads the current values and follows changes. Resolves once the initial values are in memory.
    * `onChange` runs for every change after that (and not for the initial load).
    */
-  async start(onChange: (change: RegistryChange) => void): Promise<void> {
+  async start(onChange: (change: RegistryChange) => void, onWatchLost: () => void = () => undefined): Promise<void> {
     this.#onChange = onChange;
+    this.#onWatchLost = onWatchLost;
     // Everything up to the stream's last sequence now is the initial state; later entries are changes.
     const initialRevision = (await this.#kv.status()).streamInfo.state.last_seq;
     let resolveReady: () => void = () => undefined;
@@ -149,8 +160,15 @@ export class ToolsetRegistry {
         const change = this.#apply(entry);
         if (change && isChange(entry.revision)) this.#onChange(change);
       }
-    })().catch(() => undefined);
+    })()
+      .catch(() => undefined)
+      // Only the current watch counts: one replaced by a resume, or stopped, is not lost.
+      .then(() => {
+        if (this.#watch === watch && !this.#stopped) this.#onWatchLost();
+      });
   }
+
+  #stopped = false;
 
   /**
    * After the connection comes back, follows again from the first revision not yet seen, so a
@@ -254,6 +272,7 @@ export class ToolsetRegistry {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#watch?.stop();
   }
 }

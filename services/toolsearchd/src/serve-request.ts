@@ -14,6 +14,7 @@ import {
 import { McpUnreachableError } from './mcp-pool.adapter';
 import { bearerOf } from './identity/credentials';
 import { assertJsonDepth, assertPayloadSize, LimitExceededError } from './json-limits';
+import { isStoreUnavailable } from './store-errors';
 
 const codec = JSONCodec<unknown>();
 
@@ -64,11 +65,6 @@ export function parse<T>(
   return result.data;
 }
 
-function isStoreDown(error: unknown): boolean {
-  const text = (error as Error | undefined)?.message ?? '';
-  return /Stream isn't writeable|ECONNREFUSED|Connection is closed|enableOfflineQueue|TIMEOUT/i.test(text);
-}
-
 export interface ServeOptions {
   readonly maxPayloadBytes: number;
   /** How deep the payload's arrays and objects may nest (`limits.maxJsonDepth`), checked before parsing. */
@@ -115,7 +111,7 @@ export async function serveRequest(
     if (error instanceof RequestError || error instanceof LimitExceededError)
       reply = errorReply(error.code, error.message);
     else if (error instanceof McpUnreachableError) reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
-    else if (isStoreDown(error))
+    else if (isStoreUnavailable(error))
       reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
     else {
       options.log.error({ err: (error as Error).message, endpoint: endpoint.name }, 'request failed');

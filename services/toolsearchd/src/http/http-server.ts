@@ -19,7 +19,8 @@ export type ListenerLimits = Pick<
 
 /**
  * The daemon's HTTP listener: `/mcp` (the MCP endpoint), `/metrics` (Prometheus), `/healthz`
- * (the process answers) and `/readyz` (NATS and Redis are connected: send traffic here).
+ * (the process answers) and `/readyz` (NATS and Redis are connected and the toolset registry is
+ * readable and watched: send traffic here).
  *
  * Its edge, in order: connections over `http.maxConnectionsPerAddress` are answered 429 on
  * accept; the request line and headers must arrive within `http.headersTimeoutMs` and the whole

@@ -1,0 +1,49 @@
+import { Redis } from 'ioredis';
+import { ErrorCode, NatsError } from 'nats';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../test/harness';
+import { isStoreUnavailable } from './store-errors';
+
+describe('isStoreUnavailable', () => {
+  it('is true for nats.js no-responders, JetStream-unavailable, timeout and connection codes', () => {
+    for (const code of [ErrorCode.NoResponders, ErrorCode.Timeout, ErrorCode.Disconnect, ErrorCode.ConnectionClosed])
+      expect(isStoreUnavailable(new NatsError('x', code))).toBe(true);
+  });
+
+  it('is true for a JetStream API error of a cluster between leaders, by its err_code', () => {
+    const error = Object.assign(new NatsError('stream is offline', '500'), {
+      api_error: { code: 500, err_code: 10118 },
+    });
+    expect(isStoreUnavailable(error)).toBe(true);
+  });
+
+  it('is false for other NATS errors and for errors whose text merely mentions a timeout', () => {
+    expect(isStoreUnavailable(new NatsError('bad', ErrorCode.BadPayload))).toBe(false);
+    expect(isStoreUnavailable(new Error('TIMEOUT ECONNREFUSED Connection is closed'))).toBe(false);
+    expect(isStoreUnavailable(new TypeError('Connection is closed.'))).toBe(false);
+    expect(isStoreUnavailable('TIMEOUT')).toBe(false);
+  });
+
+  it('is true for a socket error code and through a cause chain', () => {
+    const refused = Object.assign(new Error('connect failed'), { code: 'ECONNREFUSED' });
+    expect(isStoreUnavailable(refused)).toBe(true);
+    expect(isStoreUnavailable(new Error('wrapped', { cause: new NatsError('t', ErrorCode.Timeout) }))).toBe(true);
+  });
+
+  it('is true for what ioredis rejects commands with when Redis is not reachable', async () => {
+    const port = await freePort();
+    const offline = new Redis({ port, host: '127.0.0.1', lazyConnect: true, enableOfflineQueue: false });
+    const retrying = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => 50 });
+    offline.on('error', () => undefined);
+    retrying.on('error', () => undefined);
+    try {
+      expect(isStoreUnavailable(await offline.get('k').catch((error: unknown) => error))).toBe(true);
+      expect(isStoreUnavailable(await retrying.get('k').catch((error: unknown) => error))).toBe(true);
+      offline.disconnect();
+      expect(isStoreUnavailable(await offline.get('k').catch((error: unknown) => error))).toBe(true);
+    } finally {
+      offline.disconnect();
+      retrying.disconnect();
+    }
+  });
+});
