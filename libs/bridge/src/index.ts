@@ -11,6 +11,7 @@ export {
   DESCRIPTION_CLIP,
   MAX_REQUIRED_NAMES,
   MAX_REQUIRED_NAME_LENGTH,
+  MAX_QUERY_LENGTH,
   EMPTY_GROUP_HINT,
 } from './tool-search.handler';
 export type {

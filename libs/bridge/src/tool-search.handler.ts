@@ -11,6 +11,11 @@ export const DESCRIPTION_CLIP = 500;
 /** At most this many required parameter names per tool, each at most 64 characters. */
 export const MAX_REQUIRED_NAMES = 32;
 export const MAX_REQUIRED_NAME_LENGTH = 64;
+/**
+ * Queries are searched (and echoed) up to this many characters; the rest is dropped. A query is a
+ * few words: a megabyte of text in one only made every step after it slow.
+ */
+export const MAX_QUERY_LENGTH = 1000;
 
 /** One source the session can reach, for empty result groups. */
 export interface AvailableSource {
@@ -136,7 +141,10 @@ export function handleToolSearch(
     maxDepth: session.maxJsonDepth,
   });
   if (!read.ok) return read;
-  const { args, items: queries } = read;
+  const { args } = read;
+  const queries = read.items.map((query) =>
+    query.length > MAX_QUERY_LENGTH ? query.slice(0, MAX_QUERY_LENGTH) : query,
+  );
   const limit = readLimit(args['limit'], session.config.search_default_limit, session.config.max_search_limit);
   // Keyed by tool names that differ from answer to answer: a prototype-less object is a plain
   // dictionary in V8, where a literal would grow a hidden class per combination of names (this

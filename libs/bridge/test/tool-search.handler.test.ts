@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tool, toolset } from '@toolsearch/testing';
-import { EMPTY_GROUP_HINT, handleToolSearch, readLimit, requiredNames } from '../src/index';
+import { EMPTY_GROUP_HINT, handleToolSearch, MAX_QUERY_LENGTH, readLimit, requiredNames } from '../src/index';
 import { issueSession, sessionOf } from './bridge-fixture';
 
 function search(args: unknown, session = issueSession()) {
@@ -108,6 +108,17 @@ describe('readLimit', () => {
     expect(readLimit(-4, 5, 25)).toBe(1);
     expect(readLimit(999, 5, 25)).toBe(25);
     expect(readLimit('lots', 5, 25)).toBe(5);
+  });
+});
+
+describe('handleToolSearch with a huge query', () => {
+  it('searches and echoes only the first MAX_QUERY_LENGTH characters', () => {
+    const query = `create issue ${'𝕏'.repeat(300_000)}`;
+    const started = performance.now();
+    const result = search({ queries: [query] });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(result.queries).toEqual([query.slice(0, MAX_QUERY_LENGTH)]);
+    expect(result.results[0]?.matches[0]).toBe('mq-linear__mq_linear_create_issue');
   });
 });
 

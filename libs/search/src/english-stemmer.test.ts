@@ -60,5 +60,13 @@ describe('stemEnglish', () => {
     expect(stemEnglish('constructor')).toBe(reference.stem('constructor'));
     expect(stemEnglish('tostring')).toBe(reference.stem('tostring'));
   });
+
+  it('leaves words longer than any English word as they are, however long', () => {
+    const run = 'running'.repeat(40_000);
+    const started = performance.now();
+    expect(stemEnglish(run)).toBe(run);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(stemEnglish('internationalizations')).toBe(reference.stem('internationalizations'));
+  });
   reportSharedDataSkip(it.skip);
 });

@@ -261,11 +261,18 @@ function step5(word: Word): void {
   }
 }
 
-/** The Snowball English stem of a lowercase ASCII word. */
+/**
+ * Words longer than this are left as they are: no English word is (the longest in dictionaries
+ * have under 50 letters), and a run of 200,000 letters in a query overflowed the stack here and
+ * held the event loop for tens of milliseconds. Index and queries go through the same rule.
+ */
+const MAX_STEMMED_LENGTH = 100;
+
+/** The Snowball English stem of a lowercase ASCII word (longer than `MAX_STEMMED_LENGTH`: itself). */
 export function stemEnglish(input: string): string {
   const exception = EXCEPTIONS_1.get(input);
   if (exception !== undefined) return exception;
-  if (input.length < 3) return input;
+  if (input.length < 3 || input.length > MAX_STEMMED_LENGTH) return input;
   const word = new Word(input);
   // Prelude: a y that starts the word or follows a vowel acts as a consonant.
   let yFound = false;

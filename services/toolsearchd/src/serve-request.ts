@@ -1,4 +1,4 @@
-import { JSONCodec, type Msg, type Service } from 'nats';
+import { ErrorCode, JSONCodec, NatsError, type Msg, type Service } from 'nats';
 import type { Logger } from 'pino';
 import {
   ENDPOINTS,
@@ -124,10 +124,24 @@ export async function serveRequest(
     outcome ? String((reply as { error: { code: unknown } }).error.code) : 'ok',
     (performance.now() - started) / 1000,
   );
+  respond(message, codec.encode(reply), options.log);
+}
+
+/**
+ * Sends a reply. One larger than the server's `max_payload` (a search echoing a huge query, say)
+ * cannot be sent at all, and the caller would wait for its timeout: it gets PAYLOAD_TOO_LARGE.
+ */
+function respond(message: Msg, data: Uint8Array, log: Logger): void {
   try {
-    message.respond(codec.encode(reply));
+    message.respond(data);
   } catch (error) {
-    options.log.warn({ err: (error as Error).message }, 'could not send a reply');
+    if (error instanceof NatsError && error.code === ErrorCode.MaxPayloadExceeded) {
+      const refusal = errorReply(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        `the reply would be ${data.length} bytes, more than the NATS server's max_payload; ask for less at once (shorter or fewer queries, names or calls).`,
+      );
+      respond(message, codec.encode(refusal), log);
+    } else log.warn({ err: (error as Error).message }, 'could not send a reply');
   }
 }
 
