@@ -158,8 +158,9 @@ describe('every endpoint under hostile payloads, in a daemon process', () => {
     const tenant = tenantId('fuzz');
     const { nc, client } = await clientFor(tenant);
     try {
-      await client.putToolset(baseRequests('').toolsetsPut?.['toolset'] as Parameters<typeof client.putToolset>[0]);
-      await client.putToolset({ id: 'notes', kind: 'plugin', tools: [{ name: 'add_note', description: 'Add.' }] });
+      // What the base requests name: the session's toolset, and one for toolsets.delete to remove.
+      for (const id of ['notes', 'fuzzed'])
+        await client.putToolset({ id, kind: 'plugin', tools: [{ name: 'add_note', description: 'Add a note.' }] });
       const { session } = await client.openSession({ grant: { toolsets: ['notes'] }, model: { contextLength: 0 } });
       const bases = baseRequests(session.id);
       const auth = headers();
