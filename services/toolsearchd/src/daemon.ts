@@ -316,6 +316,7 @@ export class Daemon {
       nc,
       log: this.#log,
       maxBodyBytes: this.#config.limits.maxPayloadBytes,
+      maxJsonDepth: this.#config.limits.maxJsonDepth,
       limits: this.#config.http,
       observe: (method, outcome) => this.#metrics.observeMcpRequest(method, outcome),
     });

@@ -241,6 +241,24 @@ describe('the HTTP edge', () => {
     }
   });
 
+  it('refuses a body nested deeper than limits.maxJsonDepth with 400 before parsing it, and keeps serving', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${KEY_A}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"tool_search","arguments":{"queries":${deep}}}}`,
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string; data: { code: string } } };
+    expect(body.error.data.code).toBe('BAD_REQUEST');
+    expect(body.error.message).toContain('limits.maxJsonDepth');
+    expect((await fetch(`${daemon.httpAddress}/healthz`)).status).toBe(200);
+  });
+
   it("refuses a credential at its MCP session cap with QUOTA_EXCEEDED while another tenant's key connects", async () => {
     const held = [await mcpClient(KEY_A), await mcpClient(KEY_A), await mcpClient(KEY_A)];
     const refused = await post(KEY_A, INITIALIZE);

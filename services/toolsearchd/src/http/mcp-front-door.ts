@@ -85,6 +85,7 @@ export class McpFrontDoor {
   readonly #nc: NatsConnection;
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
+  readonly #maxJsonDepth: number;
   readonly #limits: FrontDoorLimits;
   readonly #quotas: McpSessionQuotas;
   readonly #observe: (method: string, outcome: string) => void;
@@ -95,6 +96,8 @@ export class McpFrontDoor {
     nc: NatsConnection;
     log: Logger;
     maxBodyBytes: number;
+    /** Deepest nesting a JSON body may have (`limits.maxJsonDepth`). */
+    maxJsonDepth?: number;
     limits: FrontDoorLimits;
     observe?: (method: string, outcome: string) => void;
   }) {
@@ -102,6 +105,7 @@ export class McpFrontDoor {
     this.#nc = options.nc;
     this.#log = options.log;
     this.#maxBodyBytes = options.maxBodyBytes;
+    this.#maxJsonDepth = options.maxJsonDepth ?? 64;
     this.#limits = options.limits;
     this.#quotas = new McpSessionQuotas(options.limits);
     this.#observe = options.observe ?? (() => undefined);
@@ -207,6 +211,7 @@ export class McpFrontDoor {
   #readBody(req: IncomingMessage, res: ServerResponse) {
     return readJsonBody(req, {
       maxBytes: this.#maxBodyBytes,
+      maxDepth: this.#maxJsonDepth,
       idleMs: this.#limits.bodyIdleTimeoutMs,
       proceed: () => res.writeContinue(),
     });

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { jsonDepthWithin } from '../json-limits';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
 export type BodyResult =
@@ -15,7 +16,7 @@ export type BodyResult =
  */
 export function readJsonBody(
   req: IncomingMessage,
-  options: { maxBytes: number; idleMs: number; proceed: () => void },
+  options: { maxBytes: number; maxDepth: number; idleMs: number; proceed: () => void },
 ): Promise<BodyResult> {
   const { maxBytes, idleMs } = options;
   const tooLarge: Refusal = {
@@ -64,8 +65,21 @@ export function readJsonBody(
       arm();
     };
     const onEnd = (): void => {
+      const body = Buffer.concat(chunks);
+      // Nesting is bounded before anything parses or walks the body (a deep one would overflow the stack).
+      if (!jsonDepthWithin(body, options.maxDepth))
+        return finish({
+          ok: false,
+          refusal: {
+            status: 400,
+            rpc: RPC_CODES.PARSE_ERROR,
+            code: EDGE_ERROR_CODES.BAD_REQUEST,
+            message: `the request body nests deeper than ${options.maxDepth} levels (limits.maxJsonDepth).`,
+            data: { limit: options.maxDepth },
+          },
+        });
       try {
-        finish({ ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+        finish({ ok: true, value: JSON.parse(body.toString('utf8')) as unknown });
       } catch {
         finish({
           ok: false,
