@@ -1,15 +1,28 @@
-import { LINT_CODES, lintCatalog, type LintReport } from '@toolsearch/quality';
+import {
+  LINT_CODES,
+  lintCatalog,
+  POISON_CODES,
+  scanCatalogForPoisoning,
+  type LintReport,
+  type PoisoningReport,
+} from '@toolsearch/quality';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
-const USAGE = `Usage: toolsearch lint --catalog FILE... [--json] [--limit N]
+const USAGE = `Usage: toolsearch lint --catalog FILE... [--json] [--limit N] [--allow-host HOST]...
 
 Reports what hurts each tool's discovery: empty or very short descriptions, names that say
 nothing, tools their own key words do not find, confusable pairs (with the terms that would
 separate them), write tools without a risk level, parameters without descriptions. Each finding
 has a code, a severity and a one-line fix; every server gets a score out of 100.
+
+Also scans every definition for tool poisoning (text written to steer the model): orders to the
+model in English, Japanese or Chinese, requests for credential files or secrets, other servers'
+tools, invisible or reordering characters, look-alike names, oversized text and links. Each
+finding has a severity (high, medium, low), the JSON path of the field, the character span and
+the text found (hidden characters shown). Links to an --allow-host host (or its subdomains) pass.
 --limit N caps the findings printed in the readable form (default 40; --json prints all).`;
 
 function readable(report: LintReport, limit: number): string {
@@ -41,6 +54,28 @@ function readable(report: LintReport, limit: number): string {
   return `${lines.join('\n')}\n`;
 }
 
+function readablePoisoning(report: PoisoningReport, limit: number): string {
+  const { high, medium, low } = report.bySeverity;
+  const lines = [
+    '',
+    `poisoning: ${report.highTools} tools with high findings; ${high} high, ${medium} medium, ${low} low`,
+  ];
+  for (const [code, count] of Object.entries(report.byCode)) {
+    if (count > 0)
+      lines.push(
+        `  ${code.padEnd(26)} ${String(count).padStart(6)}  (${POISON_CODES[code as keyof typeof POISON_CODES].severity})`,
+      );
+  }
+  for (const finding of report.findings.slice(0, limit)) {
+    lines.push(
+      `  ${finding.severity.padEnd(7)} ${finding.code.padEnd(26)} ${finding.tool} ${finding.field} [${finding.span.start}, ${finding.span.end}): ${JSON.stringify(finding.excerpt)}`,
+    );
+    lines.push(`          fix: ${finding.fix}`);
+  }
+  if (report.findings.length > limit) lines.push(`  … ${report.findings.length - limit} more (--json for all)`);
+  return `${lines.join('\n')}\n`;
+}
+
 export const lintCommand: Command = {
   summary: 'lint catalogs for what hurts discovery, with fixes and server scores',
   usage: USAGE,
@@ -49,6 +84,7 @@ export const lintCommand: Command = {
       ...CATALOG_OPTION,
       ...JSON_OPTION,
       limit: { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
     });
     const limit = Number(values.limit ?? 40);
     const { session } = sessionFromCatalogs([...(values.catalog ?? []), ...positionals], undefined, io);
@@ -63,10 +99,14 @@ export const lintCommand: Command = {
         io.err(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total}${done === total ? '\n' : ''}`);
       },
     });
+    const poisoning = scanCatalogForPoisoning([...session.table.visible, ...session.table.deferred], {
+      allowedHosts: values['allow-host'] ?? [],
+    });
+    const shown = Number.isInteger(limit) && limit >= 0 ? limit : 40;
     io.out(
       values.json
-        ? `${JSON.stringify(report, null, 2)}\n`
-        : readable(report, Number.isInteger(limit) && limit >= 0 ? limit : 40),
+        ? `${JSON.stringify({ ...report, poisoning }, null, 2)}\n`
+        : readable(report, shown) + readablePoisoning(poisoning, shown),
     );
     return 0;
   },
