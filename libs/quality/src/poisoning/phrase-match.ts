@@ -121,7 +121,10 @@ export class PhraseSet {
     // Sparse: most fields hold none of the spellings, and a map costs nothing for those.
     const found = new Map<number, number[]>();
     const { codes, length } = text;
+    // Hot loop: fields read into locals once (private field access is slower per character).
     const ascii = this.#ascii;
+    const outs = this.#out;
+    const spellings = this.#spellings;
     let state = 0;
     for (let index = 0; index < length; index += 1) {
       const code = codes[index] as number;
@@ -130,10 +133,10 @@ export class PhraseSet {
         while (state !== 0 && !this.#next[state]?.has(code)) state = this.#fail[state] ?? 0;
         state = this.#next[state]?.get(code) ?? 0;
       }
-      const out = this.#out[state] as number[];
+      const out = outs[state] as number[];
       if (out.length === 0) continue;
       for (const id of out) {
-        const term = this.#spellings[id] as string;
+        const term = spellings[id] as string;
         const start = index - term.length + 1;
         // Latin terms match whole words only; CJK terms have no word boundaries to check.
         if (isWordCode(term.charCodeAt(0)) && start > 0 && isWordCode(codes[start - 1] as number)) continue;
