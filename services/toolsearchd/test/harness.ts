@@ -186,6 +186,14 @@ export function exited(child: ChildProcess): Promise<void> {
     : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
+/**
+ * The test run's environment without the TOOLSEARCH_* settings the test setup exports (the URLs of
+ * its own NATS and Redis): a daemon process takes its servers from the config file it is given.
+ */
+function inheritedEnv(): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TOOLSEARCH_')));
+}
+
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /**
@@ -199,7 +207,7 @@ export function daemonProcess(
   const { output } = options;
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
     stdio: ['ignore', 'pipe', output ? 'pipe' : 'inherit'],
-    env: { ...process.env, ...options.env },
+    env: { ...inheritedEnv(), ...options.env },
   });
   child.stderr?.on('data', (chunk: Buffer) => output?.push(chunk.toString()));
   return new Promise((resolve, reject) => {

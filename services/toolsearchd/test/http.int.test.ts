@@ -103,7 +103,7 @@ describe('metrics and health over HTTP', () => {
     expect(health.status).toBe(200);
     const ready = await fetch(`${daemon.httpAddress}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ ok: true, checks: { nats: true, redis: true } });
+    expect(await ready.json()).toEqual({ ok: true, checks: { nats: true, registry: true, redis: true } });
     const missing = await fetch(`${daemon.httpAddress}/nope`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toContain('/metrics');
