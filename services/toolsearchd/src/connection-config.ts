@@ -65,6 +65,27 @@ export const SecurityConfigSchema = z
      * Redis can act as any tenant: for development and tests only.
      */
     insecure: z.boolean().default(false),
+    /**
+     * The reply subjects the daemon answers on, per tenant: `{tenant}` is the request's tenant.
+     * The default is the inboxes of the tenant's NATS users (`_INBOX_<tenant>-<role>.…`, what
+     * `infra/nats.conf` lets them subscribe to; the final dot keeps tenant `acme` out of the inboxes
+     * of a tenant `acme-x`). With `insecure`, NATS's default `_INBOX.` is answered too.
+     */
+    replyPrefixes: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(200)
+          .regex(/^[A-Za-z0-9_$.{}-]+$/, 'letters, digits and _ $ . { } - only'),
+      )
+      .max(100)
+      .default([
+        '_INBOX_{tenant}-gateway.',
+        '_INBOX_{tenant}-worker.',
+        '_INBOX_{tenant}-approver.',
+        '_INBOX_{tenant}-operator.',
+      ]),
   })
   .strict()
   .prefault({});

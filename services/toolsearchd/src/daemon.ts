@@ -28,6 +28,7 @@ import { Authority } from './identity/authority';
 import { QuotaGate, tenantQuotas } from './quotas';
 import { FanoutScheduler } from './fanout-scheduler';
 import { INVALIDATE_TEMPLATE, SessionLifecycle } from './session-lifecycle';
+import { replyPolicy } from './identity/reply-policy';
 import { CredentialBook, type Caller } from './identity/credentials';
 
 const codec = JSONCodec<unknown>();
@@ -245,6 +246,7 @@ export class Daemon {
       {
         maxPayloadBytes: config.limits.maxPayloadBytes,
         maxJsonDepth: config.limits.maxJsonDepth,
+        replyAllowed: replyPolicy(config.security),
         log: this.#log,
         observe: (endpoint, outcome, seconds) => this.#metrics.observeRequest(endpoint, outcome, seconds),
       },

@@ -72,6 +72,13 @@ export interface ServeOptions {
   readonly log: Logger;
   /** Told about every answered request: endpoint name, `ok` or the error code, seconds taken. */
   readonly observe?: (endpoint: string, outcome: string, seconds: number) => void;
+  /**
+   * Whether the daemon may answer on this reply subject for this tenant. NATS does not check a
+   * request's reply subject against its sender's permissions, and the daemon may publish anywhere:
+   * without this check a tenant could have the daemon's answer published on another tenant's
+   * subjects or on JetStream's API. A request with a refused (or no) reply subject is not run.
+   */
+  readonly replyAllowed?: (reply: string, tenant: string) => boolean;
 }
 
 /**
@@ -87,6 +94,15 @@ export async function serveRequest(
   options: ServeOptions,
 ): Promise<void> {
   const started = performance.now();
+  const tenantToken = message.subject.split('.')[2] ?? '';
+  if (options.replyAllowed !== undefined && !options.replyAllowed(message.reply ?? '', tenantToken)) {
+    options.log.warn(
+      { endpoint: endpoint.name, tenant: tenantToken, reply: (message.reply ?? '').slice(0, 120) },
+      "request refused: its reply subject is not one of the tenant's inboxes (nothing was run)",
+    );
+    options.observe?.(endpoint.name, 'REPLY_REFUSED', (performance.now() - started) / 1000);
+    return;
+  }
   let reply: unknown;
   try {
     assertPayloadSize(message.data.length, options.maxPayloadBytes);

@@ -20,7 +20,7 @@ import type { TierFanout } from './tier-fanout';
 /**
  * Where a tenant's tools come from: `toolsets.put` / `.delete` (plugins, a gateway's tools) and
  * `mcp.attach` / `.detach` (MCP servers, whose tools this replica then also runs for the others
- * over `exec.mcp-<server>`). Every change is announced so sessions re-tier.
+ * over a daemon-only relay subject). Every change is announced so sessions re-tier.
  */
 export class ToolsetEndpoints {
   /**
@@ -42,7 +42,7 @@ export class ToolsetEndpoints {
       /** Where tenants' HTTP MCP servers may be (`mcp.outbound`, `tenants.<id>.mcpOutbound`). */
       outbound: TenantGuards;
       log: Logger;
-      /** The deployment's queue group, for the `exec.mcp-<server>` subscription. */
+      /** The deployment's queue group, for the relay subscription of attached MCP servers. */
       queue: string;
       /** The tenant's quotas on toolsets, tools, bytes and MCP servers. */
       quotas?: QuotaGate;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { connect, type NatsConnection } from 'nats';
+import { connect, headers, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import { daemonProcess, eventually, exited, freePort, serveExec } from './harness';
@@ -248,6 +248,50 @@ describe('the shipped deployment: infra/nats.conf, infra/redis.conf with ACLs, t
     // A globex key on acme's subjects is refused by the daemon too.
     const globex = await client('globex-gateway', 'globex', keys.globexGateway);
     expect((await globex.openSession({ grant: { toolsets: [] }, model })).ok).toBe(true);
+  });
+
+  it("no tenant can aim the daemon's answer elsewhere: a reply subject outside its own inboxes is not answered", async () => {
+    // The registry stream as the daemon's own user sees it (tenants cannot).
+    const admin = await connect({
+      servers: natsUrl,
+      user: 'toolsearchd',
+      pass: nats['TOOLSEARCH_NATS_PASSWORD'] ?? '',
+    });
+    connections.push(admin);
+    const stream = async () => (await (await admin.jetstreamManager()).streams.info('KV_toolsearch-toolsets')).state;
+    const before = await stream();
+    expect(before.messages).toBeGreaterThan(0);
+    const globexEvents: string[] = [];
+    const globexNc = await as('globex-gateway');
+    globexNc.subscribe('toolsearch.v1.globex.sessions.*.evt.>', {
+      callback: (_, message) => globexEvents.push(message.subject),
+    });
+    await globexNc.flush();
+    const auth = headers();
+    auth.set('Authorization', `Bearer ${keys.acmeGateway}`);
+    const acme = await as('acme-gateway');
+    // The daemon may publish anywhere; a request naming these as its reply subject must change nothing.
+    for (const reply of [
+      '$JS.API.STREAM.PURGE.KV_toolsearch-toolsets',
+      '$KV.toolsearch-toolsets.globex.b3Bz',
+      'toolsearch.v1.globex.sessions.s-target.evt.result',
+      '_INBOX_globex-gateway.stolen',
+      '_INBOX.anything',
+    ])
+      acme.publish('toolsearch.v1.acme.toolsets.list', new TextEncoder().encode('{}'), { reply, headers: auth });
+    await acme.flush();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await stream();
+    expect({ messages: after.messages, last: after.last_seq }).toEqual({
+      messages: before.messages,
+      last: before.last_seq,
+    });
+    expect(globexEvents).toEqual([]);
+    // Replicas relay MCP calls outside every tenant's subjects.
+    for (const user of ['acme-gateway', 'acme-worker', 'acme-operator']) {
+      const nc = await as(user);
+      expect(await violation(nc, () => nc.subscribe('toolsearch.internal.>')), user).toBe('PERMISSIONS_VIOLATION');
+    }
   });
 
   it('no tenant client can subscribe to a subject the daemon serves (no joining its queue group)', async () => {

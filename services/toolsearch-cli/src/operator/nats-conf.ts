@@ -89,8 +89,9 @@ export function tenantBlocks(tenant: string): string {
       },
       {
         allow: [`_INBOX_${worker}.>`, `${base}.exec.>`, `${base}.sessions.*.evt.>`],
-        // exec.core is the gateway's, exec.mcp-* the daemon replicas' (its MCP connections).
-        deny: [`${base}.exec.core`, `${base}.exec.mcp-*`],
+        // exec.core is the gateway's. (MCP servers' tools travel between replicas outside the
+        // tenant's subjects, where no tenant user can subscribe.)
+        deny: [`${base}.exec.core`],
       },
       true,
     ),

@@ -21,6 +21,13 @@ export interface ExecTarget {
   readonly approvalId?: string;
 }
 
+/**
+ * Where replicas ask each other to run an MCP server's tool: outside every tenant's subjects, so
+ * no tenant user (whose NATS permissions are all under `toolsearch.v1.<tenant>.`) can listen in,
+ * answer in a replica's place, or send it requests.
+ */
+const RELAY_TEMPLATE = 'toolsearch.internal.relay.{tenant}.{toolset}';
+
 /** The server name of an MCP toolset id (`mcp-<name>`). */
 function mcpServerOf(tool: SessionTool): string | undefined {
   return tool.kind === 'mcp' && tool.toolset.startsWith('mcp-') ? tool.toolset.slice(4) : undefined;
@@ -28,7 +35,7 @@ function mcpServerOf(tool: SessionTool): string | undefined {
 
 /**
  * Runs real tools. MCP tools go straight to this replica's connection when it holds one, and
- * otherwise over `exec.mcp-<server>` to the replica that does; plugin and core tools go over
+ * otherwise over a daemon-only relay subject to the replica that does; plugin and core tools go over
  * `exec.<toolset>` to whoever serves that toolset (a gateway, a plugin). Nobody serving gives
  * `NO_EXECUTOR` at once, never a hang.
  */
@@ -65,8 +72,11 @@ export class Executors {
     };
     let raw: unknown;
     try {
+      const server = mcpServerOf(target.tool);
       const reply = await this.#nc.request(
-        subject(EXEC.template, { tenant: target.tenant, toolset: target.tool.toolset }),
+        server !== undefined
+          ? subject(RELAY_TEMPLATE, { tenant: target.tenant, toolset: server })
+          : subject(EXEC.template, { tenant: target.tenant, toolset: target.tool.toolset }),
         codec.encode(request),
         { timeout: target.timeoutMs },
       );
@@ -110,13 +120,13 @@ export class Executors {
   }
 
   /**
-   * Serves `exec.mcp-<server>` for a server this replica is connected to, so every other replica
-   * can run its tools. Replicas holding the same server share the work (queue group).
+   * Serves the relay subject of a server this replica is connected to, so every other replica can
+   * run its tools. Replicas holding the same server share the work (queue group).
    */
   serveMcp(tenant: string, server: string, queue: string): void {
     const key = `${tenant}\u0000${server}`;
     if (this.#served.has(key)) return;
-    const subscription = this.#nc.subscribe(subject(EXEC.template, { tenant, toolset: `mcp-${server}` }), {
+    const subscription = this.#nc.subscribe(subject(RELAY_TEMPLATE, { tenant, toolset: server }), {
       queue,
       callback: (error, message) => {
         if (error) return;
