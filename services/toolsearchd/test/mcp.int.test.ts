@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, type TierEvent } from '@toolsearch/proto';
-import { collect, daemonFixture, tenantId } from './harness';
+import { collect, daemonFixture, startDaemon, tenantId } from './harness';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const EVERYTHING = fileURLToPath(
@@ -163,4 +163,38 @@ describe('MCP servers attached per tenant', () => {
       0,
     );
   }, 20_000);
+});
+
+describe('an MCP server held by one replica', () => {
+  const fixture = daemonFixture();
+  afterAll(() => fixture.stop());
+
+  it('runs its tools for a session served by another replica (over the daemon-only relay)', async () => {
+    const holder = await fixture.start();
+    const other = await startDaemon(fixture.config);
+    try {
+      const tenant = tenantId('relay');
+      // Attached by the operator on one replica only: the other replica has no connection to it.
+      await holder.attachMcp(tenant, {
+        name: 'everything',
+        transport: { type: 'stdio', command: NODE, args: [EVERYTHING, 'stdio'] },
+      });
+      const acme = await fixture.client(tenant);
+      const { session } = await acme.openSession({
+        grant: { toolsets: ['mcp-everything'] },
+        model: { contextLength: 128_000 },
+      });
+      const context = await other.turnContext(tenant, session.id);
+      const [result] = await other.dispatchService.dispatcher.dispatch(context, [
+        {
+          id: 'r1',
+          name: 'tool_call',
+          arguments: { name: 'everything__echo', arguments: { message: 'via the relay' } },
+        },
+      ]);
+      expect(JSON.stringify(result)).toContain('via the relay');
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
 });
