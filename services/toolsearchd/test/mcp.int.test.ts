@@ -178,6 +178,7 @@ describe('an MCP server held by one replica', () => {
       await holder.attachMcp(tenant, {
         name: 'everything',
         transport: { type: 'stdio', command: NODE, args: [EVERYTHING, 'stdio'] },
+        supports_parallel_tool_calls: true,
       });
       const acme = await fixture.client(tenant);
       const { session } = await acme.openSession({
