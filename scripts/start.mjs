@@ -134,6 +134,8 @@ async function availableToolsets(nc) {
 async function ready() {
   const deadline = Date.now() + 120_000;
   const { connect } = await import('nats');
+  // `$SRV.PING` is asked as the daemon's own user; the toolsets as the demo's operator (the daemon
+  // answers a tenant's requests only on that tenant's inboxes).
   const nc = services
     ? await connect({
         servers: services.natsUrl,
@@ -141,12 +143,21 @@ async function ready() {
         pass: services.daemonEnv.TOOLSEARCH_NATS_PASSWORD,
       }).catch(() => undefined)
     : undefined;
+  const demo = services?.clients.demo;
+  const operator = demo
+    ? await connect({
+        servers: services.natsUrl,
+        user: demo.user,
+        pass: demo.env.TOOLSEARCH_NATS_PASSWORD,
+        inboxPrefix: `_INBOX_${demo.user}`,
+      }).catch(() => undefined)
+    : undefined;
   try {
     while (Date.now() < deadline && daemon.exitCode === null) {
       try {
         const readyz = (await fetch(`http://127.0.0.1:${httpPort}/readyz`)).ok;
         const pinged = nc === undefined || (await nc.request('$SRV.PING.toolsearch', undefined, { timeout: 500 }));
-        const attached = readyz && nc !== undefined ? await availableToolsets(nc) : DEMO_SERVERS.length + 3;
+        const attached = readyz && operator !== undefined ? await availableToolsets(operator) : DEMO_SERVERS.length + 3;
         if (readyz && pinged && attached >= DEMO_SERVERS.length + 3) return true;
       } catch {
         // Not listening yet.
@@ -156,6 +167,7 @@ async function ready() {
     return false;
   } finally {
     await nc?.close();
+    await operator?.close();
   }
 }
 

@@ -64,6 +64,7 @@ export class Daemon {
   #fanout: TierFanout | undefined;
   #quotas: QuotaGate | undefined;
   readonly #hooks: readonly DispatchHooks[];
+  readonly #operatorToolsets: Readonly<Record<string, readonly string[]>>;
   readonly #actors: SessionActors;
   readonly #reassembly: FanoutScheduler;
   readonly #metrics: DaemonMetrics;
@@ -84,10 +85,16 @@ export class Daemon {
       env?: Readonly<Record<string, string | undefined>>;
       /** In-process pre- and post-call hooks, run on the real tool of every dispatched call. */
       hooks?: readonly DispatchHooks[];
+      /**
+       * Toolset ids the operator declares per tenant (config catalogs and MCP servers): no tenant
+       * request may replace them, from the first request on, before they are even registered.
+       */
+      operatorToolsets?: Readonly<Record<string, readonly string[]>>;
     } = {},
   ) {
     this.#config = config;
     this.#hooks = options.hooks ?? [];
+    this.#operatorToolsets = options.operatorToolsets ?? {};
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {}, { maxJsonDepth: config.limits.maxJsonDepth });
     // Re-assemblies after a toolset change run in short slices, tenants taking turns (fairness).
@@ -211,6 +218,9 @@ export class Daemon {
       descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       resolveToken: (token) => this.#required.store.resolveToken(token),
     });
+    for (const [tenant, ids] of Object.entries(this.#operatorToolsets)) this.#toolsetEndpoints.reserve(tenant, ids);
+    // The HTTP listener first: a port that is taken stops the start before any NATS request is served.
+    if (config.http.enabled) await this.#startHttp();
     addEndpoints(
       this.#service,
       authority.guard(
@@ -251,7 +261,6 @@ export class Daemon {
         observe: (endpoint, outcome, seconds) => this.#metrics.observeRequest(endpoint, outcome, seconds),
       },
     );
-    if (config.http.enabled) await this.#startHttp();
     // Only report ready once the server knows every endpoint: a request right after start must find us.
     await this.#nc.flush();
     this.#log.info({ nats: redactUrl(config.nats.url), bucket: config.namespace.bucket }, 'toolsearchd serving');

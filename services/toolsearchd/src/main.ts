@@ -34,14 +34,33 @@ async function main(): Promise<number> {
     hooks: { streamWrite: redactUrl },
     ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
   });
-  const daemon = new Daemon(config, { logger, env: process.env });
-  await daemon.start();
-  for (const [tenant, { catalogs, mcp }] of Object.entries(config.tenants)) {
-    const parsed = parseCatalogFiles(catalogs.map((path) => ({ source: path, text: readFileSync(path, 'utf8') })));
-    if (!parsed.ok)
-      throw new ConfigError(
-        `tenants.${tenant}.catalogs: ${parsed.error.source}:${parsed.error.line}: ${parsed.error.message}`,
-      );
+  // The operator's catalogs are read before anything is served: a bad one stops the start, and
+  // their toolset ids (with every configured MCP server's) are the operator's from the first request.
+  const catalogsOf = new Map<string, ReturnType<typeof parseCatalogs>>();
+  for (const [tenant, { catalogs }] of Object.entries(config.tenants))
+    catalogsOf.set(tenant, parseCatalogs(tenant, catalogs));
+  const operatorToolsets = Object.fromEntries(
+    Object.entries(config.tenants).map(([tenant, { mcp }]) => [
+      tenant,
+      [
+        ...(catalogsOf.get(tenant)?.toolsets.map((toolset) => toolset.id) ?? []),
+        ...mcp.map((server) => `mcp-${server.name}`),
+      ],
+    ]),
+  );
+  const daemon = new Daemon(config, { logger, env: process.env, operatorToolsets });
+  try {
+    await daemon.start();
+  } catch (error) {
+    // Said first (closing connections that are still coming up can end the process abruptly), then
+    // the half-started daemon is stopped: it must not stay connected and serving.
+    const config = error instanceof ConfigError;
+    process.stderr.write(`toolsearchd: ${config ? 'config error: ' : ''}${redactUrl((error as Error).message)}\n`);
+    await daemon.close().catch(() => undefined);
+    return config ? 2 : 1;
+  }
+  for (const [tenant, { mcp }] of Object.entries(config.tenants)) {
+    const parsed = catalogsOf.get(tenant) ?? parseCatalogs(tenant, []);
     await daemon.registerToolsets(tenant, parsed.toolsets);
     logger.info({ tenant, toolsets: parsed.toolsets.length, tools: parsed.toolCount }, 'catalogs registered');
     for (const server of mcp) {
@@ -63,6 +82,22 @@ async function main(): Promise<number> {
   });
   await daemon.close();
   return 0;
+}
+
+/** A tenant's configured catalog files, parsed; a file that does not parse is a config error. */
+function parseCatalogs(tenant: string, paths: readonly string[]) {
+  let files;
+  try {
+    files = paths.map((path) => ({ source: path, text: readFileSync(path, 'utf8') }));
+  } catch (error) {
+    throw new ConfigError(`tenants.${tenant}.catalogs: ${(error as Error).message}`);
+  }
+  const parsed = parseCatalogFiles(files);
+  if (!parsed.ok)
+    throw new ConfigError(
+      `tenants.${tenant}.catalogs: ${parsed.error.source}:${parsed.error.line}: ${parsed.error.message}`,
+    );
+  return parsed;
 }
 
 main().then(

@@ -83,6 +83,11 @@ export class ToolsetEndpoints {
     this.deps.quotas.admitToolset(tenant, toolset, replaced);
   }
 
+  /** Marks toolset ids as the operator's before they are registered (the config's, at start). */
+  reserve(tenant: string, ids: readonly string[]): void {
+    for (const id of ids) this.#own(tenant, id);
+  }
+
   #own(tenant: string, id: string): void {
     let owned = this.#operatorOwned.get(tenant);
     if (owned === undefined) this.#operatorOwned.set(tenant, (owned = new Set()));

@@ -63,6 +63,8 @@ export class Approvals {
     this.#queueConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     this.#queueConnection.on('error', () => undefined);
     this.#queue = new Queue(QUEUE, { connection: this.#queueConnection, prefix: this.bullPrefix });
+    // A daemon stopped while this connection is still coming up must not die of its rejection.
+    this.#queue.waitUntilReady().catch(() => undefined);
     this.#queue.on('error', (error) => this.#log.warn({ err: error.message }, 'approval queue problem'));
   }
 
@@ -90,6 +92,7 @@ export class Approvals {
       maxStalledCount: 1,
     });
     this.#worker.on('error', (error) => this.#log.warn({ err: error.message }, 'approval worker problem'));
+    this.#worker.waitUntilReady().catch(() => undefined);
   }
 
   /** Holds a call until a decision or its expiry. Returns the stored record. */

@@ -32,6 +32,7 @@ export class WorkerQueues {
     let queue = this.#queues.get(key);
     if (queue === undefined) {
       queue = new Queue(name, { connection: this.#connection, prefix });
+      queue.waitUntilReady().catch(() => undefined);
       queue.on('error', (error) => this.#log.warn({ err: error.message, queue: name }, 'worker queue problem'));
       this.#queues.set(key, queue);
     }
