@@ -147,7 +147,8 @@ export const McpTransportSchema = z.discriminatedUnion('type', [
 
 export const McpServerNameSchema = z
   .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'server names are 1–64 of A-Z a-z 0-9 _ . -');
+  // No dots: the name is a token of NATS subjects (the replicas' relay of the server's calls).
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'server names are 1–64 of A-Z a-z 0-9 _ - (no dots)');
 
 export const McpAttachRequestSchema = z.object({
   name: McpServerNameSchema,
