@@ -27,7 +27,8 @@ describe('bpeTokenCountLong', () => {
         expect(bpeTokenCountLong(word, table), word.slice(0, 40)).toBe(counter.countDirect(word));
       }
     }
-  });
+    // Loads both encodings' rank tables and runs tiktoken on every case: seconds on a busy machine.
+  }, 60_000);
 });
 
 describe('countLongPiece', () => {

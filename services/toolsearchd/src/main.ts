@@ -48,6 +48,11 @@ async function main(): Promise<number> {
       ],
     ]),
   );
+  // A promise some library left without a handler (a Redis connection closed while it was still
+  // coming up, at shutdown) is logged; it must not take every tenant's daemon down.
+  process.on('unhandledRejection', (reason) =>
+    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection'),
+  );
   const daemon = new Daemon(config, { logger, env: process.env, operatorToolsets });
   try {
     await daemon.start();
