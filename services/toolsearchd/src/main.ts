@@ -62,7 +62,8 @@ async function main(): Promise<number> {
     const config = error instanceof ConfigError;
     process.stderr.write(`toolsearchd: ${config ? 'config error: ' : ''}${redactUrl((error as Error).message)}\n`);
     await daemon.close().catch(() => undefined);
-    return config ? 2 : 1;
+    // Connections that were still being opened may keep the event loop alive: end here.
+    process.exit(config ? 2 : 1);
   }
   for (const [tenant, { mcp }] of Object.entries(config.tenants)) {
     const parsed = catalogsOf.get(tenant) ?? parseCatalogs(tenant, []);
