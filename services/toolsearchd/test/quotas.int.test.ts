@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
+import { ENDPOINTS } from '@toolsearch/proto';
 import { daemonFixture, serveExec, tenantId } from './harness';
 
 // Per-tenant quotas: a tenant at a limit gets QUOTA_EXCEEDED naming it, nothing changes, and
@@ -78,7 +79,7 @@ describe('per-tenant quotas', () => {
 
   it('MCP servers: refused before any connection is made', async () => {
     await expect(
-      small.call((await import('@toolsearch/proto')).ENDPOINTS.mcpAttach, {
+      small.call(ENDPOINTS.mcpAttach, {
         name: 'x',
         transport: { type: 'http', url: 'http://127.0.0.1:9/mcp' },
       }),
