@@ -6,133 +6,45 @@
  *   3. resident memory of the daemon with 10,000 open sessions across 100 tenants sharing 20
  *      distinct catalogs: 2 s after the burst of opens, and settled (45 s later, once V8 has
  *      returned the heap it grew to during the burst).
- * The daemon runs as its own process; this process only sends requests.
+ * The daemon runs as its own process; this process only sends requests, each with a credential
+ * (`Authorization: Bearer …`: the bench's gateway key, or a session's token on its subjects).
  *
  *   npm run bench:daemon -- [--json] [--seconds 10] [--memory-only] [--search-only] [--replicas N]
- *                            [--rate 3000]
+ *                            [--rate 3000] [--auth | --nats open,auth]
  * --replicas N runs the two search measurements against N daemon processes of one deployment.
+ * --nats lists the NATS configurations the search measurements run in, in that order, each with a
+ * deployment (daemon processes, namespace) of its own: `open` is the server at TOOLSEARCH_NATS_URL
+ * without authentication, `auth` a nats-server of the bench's own with the per-role users that
+ * `toolsearch credentials nats` writes (deployment.ts). --auth is `--nats open,auth`; with two or
+ * more, the report sets them side by side. The fan-out runs in the first configuration, the memory
+ * measurement on open NATS. No other toolsearchd may serve on TOOLSEARCH_NATS_URL: every daemon on
+ * a server gets every request (start one for the bench: `nats-server -js -p 14222 -sd DIR`).
  * TOOLSEARCHD_NODE_FLAGS passes extra node flags to the daemon process (for memory experiments).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { connect, type NatsConnection } from 'nats';
+import type { NatsConnection } from 'nats';
 import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { parseQueryFile } from '@toolsearch/search';
 import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
-import { cleanup } from '../test/harness';
-import { parseDaemonConfig } from '../src/config';
-
-const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
-const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
-
-/** CPU seconds (user + system) a process has used so far; 0 when it cannot be read. */
-function cpuSeconds(pid: number): number {
-  try {
-    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return (Number(fields[11]) + Number(fields[12])) / 100; // clock ticks of 10 ms
-  } catch {
-    return 0;
-  }
-}
-
-/** The local nats-server's pid, if one runs on this machine (for the CPU split of a run). */
-function natsServerPid(): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'nats-server') return Number(entry);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return undefined;
-}
-
-/**
- * Where the two cores went during a run: CPU time of the daemon processes, this load generator and
- * nats-server, as a share of one core, and the daemons' CPU per answered request.
- */
-function cpuMeter(daemonPids: readonly number[]) {
-  const nats = natsServerPid();
-  const daemons = () => daemonPids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
-  const generator = () => {
-    const usage = process.cpuUsage();
-    return (usage.user + usage.system) / 1e6;
-  };
-  const start = {
-    at: performance.now(),
-    daemons: daemons(),
-    generator: generator(),
-    nats: nats ? cpuSeconds(nats) : 0,
-  };
-  return (requests: number) => {
-    const seconds = (performance.now() - start.at) / 1000;
-    const share = (used: number) => Number((used / seconds).toFixed(2));
-    const daemonUsed = daemons() - start.daemons;
-    return {
-      daemon_cores: share(daemonUsed),
-      generator_cores: share(generator() - start.generator),
-      nats_server_cores: nats ? share(cpuSeconds(nats) - start.nats) : 'not found',
-      daemon_cpu_us_per_request: Math.round((daemonUsed * 1e6) / Math.max(1, requests)),
-    };
-  };
-}
-
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
-/** The daemon settings of one benchmark deployment: its own KV bucket, Redis prefix and queue group. */
-function deploymentConfig(namespace: string) {
-  return {
-    nats: { url: NATS_URL },
-    redis: { url: REDIS_URL },
-    // The benchmark's local NATS and Redis run without authentication.
-    security: { insecure: true },
-    http: { port: 0 },
-    namespace: { bucket: namespace, redisPrefix: `${namespace}:`, queue: namespace },
-  };
-}
-
-/** Removes what a benchmark deployment left in NATS and Redis. */
-async function removeDeployment(namespace: string): Promise<void> {
-  await cleanup(parseDaemonConfig(deploymentConfig(namespace)));
-}
-
-/** Stops a daemon process gracefully and waits until it has exited. */
-async function stopDaemonProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function startDaemonProcess(namespace: string): Promise<ChildProcess> {
-  const config = join(mkdtempSync(join(tmpdir(), 'toolsearchd-bench-')), 'config.json');
-  writeFileSync(config, JSON.stringify({ ...deploymentConfig(namespace), log: { level: 'warn' } }));
-  const flags = (process.env['TOOLSEARCHD_NODE_FLAGS'] ?? '').split(/\s+/).filter((flag) => flag !== '');
-  const child = spawn(process.execPath, [...flags, '--import', 'tsx', MAIN, '--config', config], {
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  return child;
-}
+import {
+  authNats,
+  BENCH_KEY,
+  NATS_URL,
+  openNats,
+  removeDeployment,
+  startDaemonProcess,
+  stopDaemonProcess,
+  type BenchNats,
+  type NatsKind,
+} from './deployment';
+import { memoryRun } from './memory';
+import { cpuMeter, isOk, LightRequester, percentile } from './load';
 
 function loadToolsets(): Toolset[] {
   const parsed = parseCatalogFiles(
@@ -167,64 +79,16 @@ function keywordQueries(toolsets: Toolset[]): string[] {
  * measurement that starts before that is over measures the catch-up, not the steady state.
  */
 async function settled(nc: NatsConnection, tenant: string, quietMs = 1500): Promise<void> {
-  const subscription = nc.subscribe(`toolsearch.v1.${tenant}.>`);
   let last = performance.now();
   const started = last;
-  void (async () => {
-    for await (const message of subscription) if (message.subject.includes('.evt.')) last = performance.now();
-  })();
+  // The tenant's events a gateway may read (toolset changes, session tiers).
+  const subscriptions = [`toolsets.evt.>`, `sessions.*.evt.>`].map((events) =>
+    nc.subscribe(`toolsearch.v1.${tenant}.${events}`, { callback: () => (last = performance.now()) }),
+  );
   while (performance.now() - last < quietMs && performance.now() - started < 60_000) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  subscription.unsubscribe();
-}
-
-/**
- * The load generator's request/reply: one reply subscription and no timer per request (nats.js's
- * `request` sets up a timer and a few objects per call). The generator shares the two cores with
- * the daemon and nats-server, so every microsecond it spends is taken from what is measured.
- * A reply that never comes is counted as an error by `drain` at the end of a run.
- */
-class LightRequester {
-  readonly #nc: NatsConnection;
-  readonly #inbox = `_INBOX.bench.${randomUUID()}`;
-  readonly #pending = new Map<number, (data: Uint8Array | undefined) => void>();
-  readonly #subscription;
-  #next = 0;
-
-  constructor(nc: NatsConnection) {
-    this.#nc = nc;
-    const prefix = this.#inbox.length + 1;
-    this.#subscription = nc.subscribe(`${this.#inbox}.*`, {
-      callback: (_error, message) => {
-        const id = Number(message.subject.slice(prefix));
-        const resolve = this.#pending.get(id);
-        if (resolve === undefined) return;
-        this.#pending.delete(id);
-        resolve(message.data);
-      },
-    });
-  }
-
-  /** The reply's payload, or undefined if `drain` gave up on it. */
-  request(subject: string, payload: Uint8Array): Promise<Uint8Array | undefined> {
-    const id = this.#next++;
-    return new Promise((resolve) => {
-      this.#pending.set(id, resolve);
-      this.#nc.publish(subject, payload, { reply: `${this.#inbox}.${id}` });
-    });
-  }
-
-  /** Waits up to `ms` for outstanding replies, then fails the rest; returns how many failed. */
-  async drain(ms: number): Promise<number> {
-    const until = performance.now() + ms;
-    while (this.#pending.size > 0 && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
-    const lost = this.#pending.size;
-    for (const resolve of this.#pending.values()) resolve(undefined);
-    this.#pending.clear();
-    this.#subscription.unsubscribe();
-    return lost;
-  }
+  for (const subscription of subscriptions) subscription.unsubscribe();
 }
 
 /** The public query sets' requests (long natural-language requests). */
@@ -235,14 +99,20 @@ function publicQueries(): string[] {
   });
 }
 
+/** One configuration's deployment: its NATS, and the daemon processes serving it. */
+interface Deployment {
+  readonly nats: BenchNats;
+  readonly pids: readonly number[];
+}
+
 /**
  * A fresh tenant holding the whole catalog and one session over it, settled and warmed up with 50
- * searches; returns the session's search subject and the pre-encoded request payloads.
+ * searches; returns the session's search subject, its token and the pre-encoded request payloads.
  */
 async function prepareSearch(nc: NatsConnection, tenant: string, toolsets: Toolset[], queries: string[]) {
-  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
+  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000, credential: BENCH_KEY });
   for (const toolset of toolsets) await client.putToolset(toolset);
-  const { session } = await client.openSession({
+  const { session, token } = await client.openSession({
     grant: { toolsets: toolsets.map((t) => t.id) },
     model: { contextLength: 200_000 },
   });
@@ -250,30 +120,26 @@ async function prepareSearch(nc: NatsConnection, tenant: string, toolsets: Tools
   for (const query of queries.slice(0, 50)) await client.search(session.id, [query]);
   return {
     target: subject(ENDPOINTS.sessionsSearch.template, { tenant, session: session.id }),
+    token,
     payloads: queries.map((query) => new TextEncoder().encode(JSON.stringify({ queries: [query] }))),
   };
 }
 
-/** Replies are checked for this prefix only, so the generator stays light. */
-const OK_PREFIX = new TextEncoder().encode('{"ok":true');
-const isOk = (reply: Uint8Array | undefined): boolean =>
-  reply !== undefined && OK_PREFIX.every((byte, i) => reply[i] === byte);
-
 async function searchThroughput(
-  nc: NatsConnection,
+  { nats, pids }: Deployment,
   tenant: string,
   toolsets: Toolset[],
   seconds: number,
   keywords: boolean,
-  daemonPids: readonly number[],
 ) {
   const queries = keywords ? keywordQueries(toolsets) : publicQueries();
-  const { target, payloads } = await prepareSearch(nc, tenant, toolsets, queries);
+  const { nc, inboxPrefix } = await nats.client(tenant);
+  const { target, token, payloads } = await prepareSearch(nc, tenant, toolsets, queries);
   const latencies: number[] = [];
   let errors = 0;
   const deadline = performance.now() + seconds * 1000;
   let next = 0;
-  const requester = new LightRequester(nc);
+  const requester = new LightRequester(nc, { inboxPrefix, bearer: token });
   let lastReply = 0;
   const worker = async () => {
     while (performance.now() < deadline) {
@@ -286,12 +152,13 @@ async function searchThroughput(
     }
   };
   const started = performance.now();
-  const meter = cpuMeter(daemonPids);
+  const meter = cpuMeter(pids, nats.pid);
   const workers = Promise.all(Array.from({ length: 32 }, worker));
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const cpu = meter(latencies.length);
   errors += await requester.drain(10_000);
   await workers;
+  await nc.close();
   const elapsed = (lastReply - started) / 1000;
   latencies.sort((a, b) => a - b);
   return {
@@ -317,16 +184,16 @@ async function searchThroughput(
  * above measures capacity, where the latency is set by the queue (Little's law).
  */
 async function searchPaced(
-  nc: NatsConnection,
+  { nats, pids }: Deployment,
   tenant: string,
   toolsets: Toolset[],
   seconds: number,
   rate: number,
-  daemonPids: readonly number[],
 ) {
-  const { target, payloads } = await prepareSearch(nc, tenant, toolsets, publicQueries());
+  const { nc, inboxPrefix } = await nats.client(tenant);
+  const { target, token, payloads } = await prepareSearch(nc, tenant, toolsets, publicQueries());
   const clients = 32;
-  const requester = new LightRequester(nc);
+  const requester = new LightRequester(nc, { inboxPrefix, bearer: token });
   const latencies: number[] = [];
   let errors = 0;
   let sent = 0;
@@ -358,13 +225,14 @@ async function searchPaced(
   // The generator's own event-loop delay: a stall here shows up as latency that is not the daemon's.
   const generatorDelay = monitorEventLoopDelay({ resolution: 1 });
   generatorDelay.enable();
-  const meter = cpuMeter(daemonPids);
+  const meter = cpuMeter(pids, nats.pid);
   const runs = Promise.all(Array.from({ length: clients }, (_, index) => run(index)));
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
   const cpu = meter(latencies.length);
   generatorDelay.disable();
   errors += await requester.drain(10_000);
   await runs;
+  await nc.close();
   latencies.sort((a, b) => a - b);
   return {
     tools: toolsets.reduce((sum, t) => sum + t.tools.length, 0),
@@ -387,8 +255,9 @@ async function searchPaced(
   };
 }
 
-async function fanOut(nc: NatsConnection, tenant: string, sessions: number) {
-  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000 });
+async function fanOut(nats: BenchNats, tenant: string, sessions: number) {
+  const { nc } = await nats.client(tenant);
+  const client = new ToolsearchClient(nc, tenant, { timeoutMs: 10_000, credential: BENCH_KEY });
   await client.putToolset({
     id: 'mcp-fan',
     kind: 'mcp',
@@ -424,46 +293,70 @@ async function fanOut(nc: NatsConnection, tenant: string, sessions: number) {
     ],
   });
   await Promise.race([done, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  await nc.close();
   return { sessions, events: received, all_events_ms: Math.round(last - start) };
 }
 
-async function memory(nc: NatsConnection, pid: number, toolsets: Toolset[]) {
-  const baseline = rssMiB(pid);
-  // 20 distinct catalogs: consecutive slices of the union's servers.
-  const per = Math.ceil(toolsets.length / 20);
-  const catalogs = Array.from({ length: 20 }, (_, i) => toolsets.slice(i * per, (i + 1) * per));
-  const tenants = Array.from({ length: 100 }, (_, i) => `mem-${i}-${randomUUID().slice(0, 6)}`);
-  let opened = 0;
-  for (const [index, tenant] of tenants.entries()) {
-    const client = new ToolsearchClient(nc, tenant, { timeoutMs: 30_000 });
-    const catalog = catalogs[index % 20] ?? [];
-    for (const toolset of catalog) await client.putToolset(toolset);
-    const grant = { toolsets: catalog.map((t) => t.id) };
-    await Promise.all(
-      Array.from({ length: 100 }, async () => {
-        await client.openSession({ grant, model: { contextLength: 200_000 } });
-        opened += 1;
-      }),
-    );
+/**
+ * One NATS configuration: its own deployment (namespace, daemon processes), the three search
+ * measurements, and the fan-out when `fan` says so.
+ */
+async function runConfiguration(
+  kind: NatsKind,
+  toolsets: Toolset[],
+  options: { seconds: number; rate: number; replicas: number; fan: boolean },
+) {
+  const namespace = `bench-${randomUUID().slice(0, 8)}`;
+  const tenants = ['search', 'kw', 'paced', 'fan'].map((name) => `${name}-${namespace}`);
+  const [searchTenant = '', kwTenant = '', pacedTenant = '', fanTenant = ''] = tenants;
+  const nats = kind === 'auth' ? await authNats(tenants) : openNats(NATS_URL);
+  const daemons: ChildProcess[] = [];
+  process.once('exit', () => daemons.forEach((child) => child.kill('SIGKILL')));
+  try {
+    daemons.push(await startDaemonProcess(namespace, nats.daemon));
+    const extra = Array.from({ length: options.replicas - 1 }, () => startDaemonProcess(namespace, nats.daemon));
+    daemons.push(...(await Promise.all(extra)));
+    const deployment = { nats, pids: daemons.map((child) => child.pid ?? 0) };
+    const search = await searchThroughput(deployment, searchTenant, toolsets, options.seconds, false);
+    const searchKeywords = await searchThroughput(deployment, kwTenant, toolsets, options.seconds, true);
+    const paced = await searchPaced(deployment, pacedTenant, toolsets, options.seconds, options.rate);
+    for (const child of daemons.slice(1)) await stopDaemonProcess(child);
+    const fan = options.fan ? await fanOut(nats, fanTenant, 1000) : undefined;
+    return { nats: kind, search, search_keywords: searchKeywords, search_paced: paced, fan_out: fan };
+  } finally {
+    for (const child of daemons) await stopDaemonProcess(child);
+    await removeDeployment(namespace, nats.daemon);
+    await nats.stop();
   }
-  await new Promise((resolve) => setTimeout(resolve, 2000));
-  const afterBurst = rssMiB(pid);
-  // V8 gives back the heap it grew to during the burst only once its memory reducer runs (it
-  // starts 8 s after the last major GC and needs the process idle): sample until 45 s of quiet.
-  const settled: number[] = [];
-  for (let second = 4; second <= 45; second += 3) {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    settled.push(rssMiB(pid));
-  }
-  return {
-    tenants: tenants.length,
-    sessions: opened,
-    distinct_catalogs: 20,
-    rss_before_mib: baseline,
-    rss_2s_after_burst_mib: afterBurst,
-    rss_settled_mib: settled[settled.length - 1],
-    rss_samples_every_3s_mib: settled,
-  };
+}
+
+type ConfigurationReport = Awaited<ReturnType<typeof runConfiguration>>;
+
+/** Each search measurement in one row, every configuration side by side, and the change from open NATS. */
+function sideBySide(reports: readonly ConfigurationReport[]) {
+  const measurements = [
+    ['closed loop, long requests', (r: ConfigurationReport) => r.search],
+    ['closed loop, keywords', (r: ConfigurationReport) => r.search_keywords],
+    [`paced ${reports[0]?.search_paced.offered_rps} req/s`, (r: ConfigurationReport) => r.search_paced],
+  ] as const;
+  return measurements.map(([measurement, of]) => {
+    const rps = (r: ConfigurationReport) => {
+      const m = of(r);
+      return 'throughput_rps' in m ? m.throughput_rps : m.achieved_rps;
+    };
+    const row: Record<string, string | number> = { measurement };
+    for (const report of reports) {
+      row[`${report.nats} req/s`] = rps(report);
+      row[`${report.nats} p50 / p99 ms`] = `${of(report).p50_ms} / ${of(report).p99_ms}`;
+    }
+    const base = reports.find((report) => report.nats === 'open') ?? reports[0];
+    for (const report of reports) {
+      if (base === undefined || report === base) continue;
+      const change = ((rps(report) - rps(base)) / rps(base)) * 100;
+      row[`${report.nats} vs ${base.nats} req/s`] = `${change >= 0 ? '+' : ''}${change.toFixed(1)} %`;
+    }
+    return row;
+  });
 }
 
 async function main(): Promise<void> {
@@ -479,66 +372,47 @@ async function main(): Promise<void> {
       rate: { type: 'string', default: '3000' },
       /** Daemon processes serving the search runs (one deployment: same queue group and stores). */
       replicas: { type: 'string', default: '1' },
+      /** The NATS configurations of the search runs, in order: open, auth. */
+      nats: { type: 'string' },
+      /** Both: `--nats open,auth`. */
+      auth: { type: 'boolean', default: false },
     },
   });
+  const kinds = (values.nats ?? (values.auth ? 'open,auth' : 'open')).split(',').map((kind) => kind.trim());
+  const unknown = kinds.find((kind) => kind !== 'open' && kind !== 'auth');
+  if (unknown !== undefined || kinds.length === 0) {
+    console.error(`--nats: '${unknown}' is not a configuration; use open, auth or both (open,auth)`);
+    process.exitCode = 2;
+    return;
+  }
   if (!hasSharedData()) {
     console.error(SHARED_DATA_SKIP_REASON);
     process.exitCode = 2;
     return;
   }
-  const namespace = `bench-${randomUUID().slice(0, 8)}`;
-  const daemon = await startDaemonProcess(namespace);
+  const toolsets = loadToolsets();
   const replicas = Math.min(8, Math.max(1, Number(values.replicas)));
-  const extra = await Promise.all(Array.from({ length: replicas - 1 }, () => startDaemonProcess(namespace)));
-  const nc = await connect({ servers: NATS_URL });
-  process.once('exit', () => {
-    daemon.kill('SIGKILL');
-    for (const child of extra) child.kill('SIGKILL');
-  });
-  try {
-    const toolsets = loadToolsets();
-    const pids = [daemon, ...extra].map((child) => child.pid ?? 0);
-    const memoryOnly = values['memory-only'] === true;
-    const search = memoryOnly
-      ? undefined
-      : await searchThroughput(nc, `search-${namespace}`, toolsets, Number(values.seconds), false, pids);
-    const searchKeywords = memoryOnly
-      ? undefined
-      : await searchThroughput(nc, `kw-${namespace}`, toolsets, Number(values.seconds), true, pids);
-    const paced = memoryOnly
-      ? undefined
-      : await searchPaced(nc, `paced-${namespace}`, toolsets, Number(values.seconds), Number(values.rate), pids);
-    for (const child of extra) await stopDaemonProcess(child);
-    const searchReport = {
-      date: new Date().toISOString(),
-      replicas,
-      search,
-      search_keywords: searchKeywords,
-      search_paced: paced,
-    };
-    const print = (report: object) => console.log(values.json ? JSON.stringify(report, null, 2) : report);
-    if (values['search-only'] === true) {
-      print(searchReport);
-      return;
+  const searchOnly = values['search-only'] === true;
+  const reports: ConfigurationReport[] = [];
+  if (values['memory-only'] !== true) {
+    for (const [index, kind] of (kinds as NatsKind[]).entries()) {
+      const options = { seconds: Number(values.seconds), rate: Number(values.rate), replicas };
+      reports.push(await runConfiguration(kind, toolsets, { ...options, fan: !searchOnly && index === 0 }));
     }
-    const fan = memoryOnly ? undefined : await fanOut(nc, `fan-${namespace}`, 1000);
-    // Memory is measured on a fresh daemon, so the first two runs' catalogs do not count.
-    await stopDaemonProcess(daemon);
-    const memoryNamespace = `${namespace}-mem`;
-    const fresh = await startDaemonProcess(memoryNamespace);
-    process.once('exit', () => fresh.kill('SIGKILL'));
-    let mem;
-    try {
-      mem = await memory(nc, fresh.pid ?? 0, toolsets);
-    } finally {
-      await stopDaemonProcess(fresh);
-      await removeDeployment(memoryNamespace);
-    }
-    print({ ...searchReport, fan_out: fan, memory: mem });
-  } finally {
-    await nc.close();
-    await stopDaemonProcess(daemon);
-    await removeDeployment(namespace);
+  }
+  const mem = searchOnly ? undefined : await memoryRun(toolsets);
+  const [only] = reports;
+  const report = {
+    date: new Date().toISOString(),
+    replicas,
+    ...(reports.length === 1 && only !== undefined ? only : {}),
+    ...(reports.length > 1 ? { configurations: reports, side_by_side: sideBySide(reports) } : {}),
+    ...(mem !== undefined ? { memory: mem } : {}),
+  };
+  if (values.json) console.log(JSON.stringify(report, null, 2));
+  else {
+    console.dir(report, { depth: null });
+    if (reports.length > 1) console.table(sideBySide(reports));
   }
 }
 
