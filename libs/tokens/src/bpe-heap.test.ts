@@ -44,12 +44,13 @@ describe('countLongPiece', () => {
     }
   });
 
-  it('counts a megabyte piece in well under 100 ms (tiktoken takes minutes)', () => {
+  // Linear, not quadratic: a second on a busy shared machine at most (about 20 ms when idle).
+  it('counts a megabyte piece in well under a second (tiktoken takes minutes)', () => {
     for (const unit of ['\u200b', 'a', '[', '𝕏']) {
       const text = JSON.stringify({ description: unit.repeat(Math.floor(1_000_000 / latin1(unit).length)) });
       const started = performance.now();
       expect(tokenCounter('o200k_base').count(text)).toBeGreaterThan(1000);
-      expect(performance.now() - started, unit).toBeLessThan(100);
+      expect(performance.now() - started, unit).toBeLessThan(1000);
     }
   });
 });
