@@ -116,6 +116,16 @@ export async function startPrivateServices() {
       },
     ),
   ];
+  const stop = await untilListening(children, natsPort, redisPort);
+  for (const child of children) child.unref();
+  return { natsUrl: `nats://127.0.0.1:${natsPort}`, redisUrl: `redis://127.0.0.1:${redisPort}`, stop };
+}
+
+/**
+ * Waits until the NATS and Redis just spawned as `children` listen on their ports; stops them all
+ * when one does not. Returns the `stop()` that ends them.
+ */
+export async function untilListening(children, natsPort, redisPort) {
   const stop = () => {
     for (const child of children) child.kill('SIGTERM');
   };
@@ -126,8 +136,7 @@ export async function startPrivateServices() {
     stop();
     throw error;
   }
-  for (const child of children) child.unref();
-  return { natsUrl: `nats://127.0.0.1:${natsPort}`, redisUrl: `redis://127.0.0.1:${redisPort}`, stop };
+  return stop;
 }
 
 /** `count` distinct TCP ports nothing listens on right now (held together, so never one twice). */

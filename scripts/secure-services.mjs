@@ -7,7 +7,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePorts, hasBinary, installWithApt, waitFor } from './ensure-services.mjs';
+import { freePorts, hasBinary, installWithApt, untilListening } from './ensure-services.mjs';
 
 function readEnv(path) {
   const values = {};
@@ -113,16 +113,7 @@ export async function startSecureServices(root, tenants, prefix = 'toolsearch:')
       { stdio: 'ignore' },
     ),
   ];
-  const stop = () => {
-    for (const child of children) child.kill('SIGTERM');
-  };
-  try {
-    await waitFor('127.0.0.1', natsPort, 'NATS');
-    await waitFor('127.0.0.1', redisPort, 'Redis');
-  } catch (error) {
-    stop();
-    throw error;
-  }
+  const stop = await untilListening(children, natsPort, redisPort);
   const natsUrl = `nats://127.0.0.1:${natsPort}`;
   const clients = {};
   tenants.forEach((tenant, index) => {
