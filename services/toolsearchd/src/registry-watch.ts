@@ -23,6 +23,36 @@ export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () 
   return Math.round(step / 2 + random() * (step / 2));
 }
 
+/**
+ * How often the watch is checked against the stream. A watch can stall without ending: after its
+ * stream leader is lost, the client's ordered consumer may never be recreated and no error comes.
+ */
+export const STALL_CHECK_MS = 3000;
+
+/**
+ * Decides, from successive checks, whether a watch has stalled: at the previous check the stream
+ * already held a revision the watch had not delivered, and the watch delivered nothing since (so
+ * a write made just before a check, its echo still in flight, is not a stall). Revisions it
+ * already resumed for are not tried again: an entry removed from the stream (a purged last value)
+ * is never delivered, and resuming for it forever would only churn consumers.
+ */
+export class StallDetector {
+  #previousWatched = -1;
+  #previousStream = -1;
+  #resumedFor = -1;
+
+  /** True when the watch should be resumed now. */
+  check(watched: number, stream: number): boolean {
+    const wasBehind = this.#previousStream > this.#previousWatched;
+    const idle = watched === this.#previousWatched;
+    this.#previousWatched = watched;
+    this.#previousStream = stream;
+    if (!wasBehind || !idle || stream <= watched || stream === this.#resumedFor) return false;
+    this.#resumedFor = stream;
+    return true;
+  }
+}
+
 /** The warning for a bucket whose stream has other replicas than `nats.kvReplicas` asks for, or undefined. */
 export function replicaMismatch(bucket: string, wanted: number, actual: number): string | undefined {
   if (wanted === actual) return undefined;
@@ -49,6 +79,8 @@ export class RegistryWatch {
   #closed = false;
   #timer: NodeJS.Timeout | undefined;
   #wake: () => void = () => undefined;
+  #stallTimer: NodeJS.Timeout | undefined;
+  readonly #stalls = new StallDetector();
 
   constructor(deps: { nc: NatsConnection; registry: ToolsetRegistry; log: Logger; backoff?: BackoffPolicy }) {
     this.#nc = deps.nc;
@@ -57,8 +89,12 @@ export class RegistryWatch {
     this.#backoff = deps.backoff ?? RESUME_BACKOFF;
   }
 
-  /** Follows the connection's status until it closes. Call once the registry has started. */
-  follow(): void {
+  /**
+   * Follows the connection's status until it closes, and checks every `stallCheckMs` that the
+   * watch keeps up with the stream. Call once the registry has started.
+   */
+  follow(stallCheckMs = STALL_CHECK_MS): void {
+    this.#stallTimer = setInterval(() => void this.#checkStall(), stallCheckMs).unref();
     void (async () => {
       for await (const status of this.#nc.status()) {
         if (status.type === 'disconnect') {
@@ -71,6 +107,20 @@ export class RegistryWatch {
         this.resume();
       }
     })();
+  }
+
+  async #checkStall(): Promise<void> {
+    if (!this.#natsUp || this.#resuming !== undefined || this.#closed) return;
+    let stream: number;
+    try {
+      stream = await this.#registry.streamRevision();
+    } catch {
+      return; // no stream leader right now: the next check asks again
+    }
+    const watched = this.#registry.watchedRevision;
+    if (!this.#stalls.check(watched, stream)) return;
+    this.#log.warn({ watched, stream }, 'the registry watch stalled behind the stream; resuming it');
+    this.resume();
   }
 
   /** The watch ended or may have missed changes: resume it (once at a time, until it succeeds). */
@@ -111,6 +161,7 @@ export class RegistryWatch {
   close(): void {
     this.#closed = true;
     clearTimeout(this.#timer);
+    clearInterval(this.#stallTimer);
     this.#wake();
   }
 }

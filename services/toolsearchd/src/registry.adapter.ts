@@ -62,6 +62,13 @@ export class ToolsetRegistry {
   readonly #generations = new Map<string, number>();
   #watch: QueuedIterator<KvEntry> | undefined;
   #lastRevision = 0;
+  /**
+   * The last revision the watch itself delivered. A resume starts after it, not after
+   * `#lastRevision`: this replica's own puts are applied at once, but their change (and the tier
+   * events it fans out) is reported only when the watch delivers them — resuming past a put made
+   * while the watch was silently stuck on a lost stream leader dropped its tier events for good.
+   */
+  #watchedRevision = 0;
   /** Told when the watch ends without `stop()` (its consumer could not be recreated). */
   #onWatchLost: () => void = () => undefined;
   /**
@@ -157,6 +164,7 @@ export class ToolsetRegistry {
     this.#watch = watch;
     void (async () => {
       for await (const entry of watch) {
+        this.#watchedRevision = Math.max(this.#watchedRevision, entry.revision);
         const change = this.#apply(entry);
         if (change && isChange(entry.revision)) this.#onChange(change);
       }
@@ -171,11 +179,12 @@ export class ToolsetRegistry {
   #stopped = false;
 
   /**
-   * After the connection comes back, follows again from the first revision not yet seen, so a
-   * change made while this replica was cut off is still delivered.
+   * After the connection comes back, or the watch was lost, follows again from the first revision
+   * the watch has not delivered, so a change made meanwhile — by another replica or by this one —
+   * is still reported (an echo of this replica's own put is reported without being applied twice).
    */
   async resume(): Promise<void> {
-    await this.#follow(this.#lastRevision + 1, () => true);
+    await this.#follow(this.#watchedRevision + 1, () => true);
   }
 
   /**
@@ -269,6 +278,16 @@ export class ToolsetRegistry {
 
   get lastRevision(): number {
     return this.#lastRevision;
+  }
+
+  /** The last revision the watch delivered (see `#watchedRevision`). */
+  get watchedRevision(): number {
+    return this.#watchedRevision;
+  }
+
+  /** The bucket's last revision as its stream leader reports it (one JetStream API request). */
+  async streamRevision(): Promise<number> {
+    return (await this.#kv.status()).streamInfo.state.last_seq;
   }
 
   stop(): void {

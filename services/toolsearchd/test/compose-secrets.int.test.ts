@@ -1,7 +1,17 @@
 import { execFile, spawn, type ChildProcess, type ExecFileOptions, type SpawnOptions } from 'node:child_process';
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { connect, type NatsConnection } from 'nats';
@@ -36,16 +46,20 @@ const interpolate = (text: string) => text.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:-
 
 /**
  * A service's command on this machine: every container path its volumes mount becomes the host
- * path (the secrets folder becomes `secrets`, a named volume `named[name]`), in one pass.
+ * path (the secrets folder becomes `secrets`, a named volume `named[name]`), in one pass. With
+ * `copies`, a file mounted from the checkout is read from a world-readable copy there instead: a
+ * server running as another user cannot enter a checkout made in a private (0700) folder.
  */
-function hostCommand(name: string, secrets: string, named: Record<string, string> = {}): string[] {
+function hostCommand(name: string, secrets: string, named: Record<string, string> = {}, copies?: string): string[] {
   const mounts = new Map<string, string>();
   for (const volume of service(name).volumes ?? []) {
     const [source = '', target = ''] = volume.split(':');
     const host = source.startsWith(SECRETS_MOUNT)
       ? join(secrets, source.slice(SECRETS_MOUNT.length))
       : source.startsWith('.')
-        ? join(ROOT, source)
+        ? copies === undefined
+          ? join(ROOT, source)
+          : copyReadable(join(ROOT, source), copies)
         : named[source];
     if (host !== undefined) mounts.set(target, host);
   }
@@ -54,6 +68,24 @@ function hostCommand(name: string, secrets: string, named: Record<string, string
   return (service(name).command ?? []).map((arg) =>
     targets.length === 0 ? arg : arg.replace(pattern, (target) => mounts.get(target) ?? target),
   );
+}
+
+/** Copies a file into `folder`, readable by every user; returns the copy's path. */
+function copyReadable(file: string, folder: string): string {
+  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  chmodSync(folder, 0o755);
+  const copy = join(folder, basename(file));
+  copyFileSync(file, copy);
+  chmodSync(copy, 0o644);
+  return copy;
+}
+
+/** Whether a user other than the owner can reach files under `path` (every folder above it searchable). */
+function reachableByOthers(path: string): boolean {
+  for (let folder = path; ; folder = dirname(folder)) {
+    if ((statSync(folder).mode & 0o001) === 0) return false;
+    if (dirname(folder) === folder) return true;
+  }
 }
 
 /** This process's environment without any TOOLSEARCH_* variable (a container starts without them). */
@@ -107,10 +139,14 @@ function externalAddress(): string | undefined {
 }
 
 const asRoot = process.getuid?.() === 0;
-/** The uid:gid a compose service runs as (`user:`), applied when this test runs as root. */
+/**
+ * The uid:gid a compose service runs as (`user:`), applied when this test runs as root and that
+ * user can read the checkout the service runs from (a clone in a private 0700 folder it cannot:
+ * then it runs as this test's user, and only the servers' own files are checked as the others').
+ */
 function userOf(name: string): { uid: number; gid: number } | undefined {
   const user = service(name).user;
-  if (!asRoot || user === undefined) return undefined;
+  if (!asRoot || user === undefined || !reachableByOthers(ROOT)) return undefined;
   const [uid = '0', gid = uid] = interpolate(user).split(':');
   return { uid: Number(uid), gid: Number(gid) };
 }
@@ -171,7 +207,13 @@ describe('docker-compose.yml run without Docker: generated secrets, authenticate
     if (asRoot) chownSync(redisData, 65534, 65534);
     const redisLog: string[] = [];
     const redis = start(
-      [...hostCommand('redis', secrets), '--port', String(redisPort), '--dir', redisData],
+      [
+        ...hostCommand('redis', secrets, {}, join(base, 'redis-config')),
+        '--port',
+        String(redisPort),
+        '--dir',
+        redisData,
+      ],
       cleanEnv(),
       redisLog,
       asRoot ? { uid: 65534, gid: 65534 } : {},

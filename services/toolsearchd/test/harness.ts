@@ -71,7 +71,7 @@ export function tenantId(name = 't'): string {
 
 /** Starts a daemon on the test's namespace; `close()` stops it (idempotent). */
 export async function startDaemon(config: DaemonConfig, hooks: readonly DispatchHooks[] = []): Promise<Daemon> {
-  const daemon = new Daemon(config, { logger: pino({ level: 'silent' }), hooks });
+  const daemon = new Daemon(config, { logger: pino({ level: process.env['TOOLSEARCH_TEST_LOG'] ?? 'silent' }), hooks });
   await daemon.start();
   return daemon;
 }
