@@ -56,6 +56,13 @@ export const DaemonConfigSchema = z
         maxJsonDepth: z.number().int().min(8).max(1000).default(64),
         /** Tools one toolset may hold (`toolsets.put`, an attached MCP server, a config catalog). */
         maxToolsPerToolset: z.number().int().min(1).max(100_000).default(10_000),
+        /** Bytes of JSON one tool definition may take (core tools, toolset puts, MCP tool lists, catalogs). */
+        maxToolBytes: z
+          .number()
+          .int()
+          .min(1024)
+          .max(16 * 1024 * 1024)
+          .default(128 * 1024),
       })
       .strict()
       .prefault({}),

@@ -281,6 +281,7 @@ export class Daemon {
       nc: this.#required.nc,
       quotas: this.#quotas,
       queues: () => this.#dispatcher.queues,
+      maxToolBytes: this.#config.limits.maxToolBytes,
     });
     return this.#lifecycle;
   }

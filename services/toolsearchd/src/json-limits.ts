@@ -9,7 +9,12 @@ import { WIRE_ERROR_CODES } from '@toolsearch/proto';
 export { jsonDepthWithin, valueDepthWithin };
 
 /** The config keys of the request limits, named in every refusal so a caller knows what to ask for. */
-export type LimitName = 'limits.maxPayloadBytes' | 'limits.maxJsonDepth' | 'limits.maxToolsPerToolset' | 'max_payload';
+export type LimitName =
+  | 'limits.maxPayloadBytes'
+  | 'limits.maxJsonDepth'
+  | 'limits.maxToolsPerToolset'
+  | 'limits.maxToolBytes'
+  | 'max_payload';
 
 /**
  * A request over one of the daemon's limits: the caller's fault, answered with `code`
@@ -52,4 +57,22 @@ export function assertPayloadSize(bytes: number, max: number): void {
       'limits.maxPayloadBytes',
       `the payload is ${bytes} bytes; at most ${max} are accepted (limits.maxPayloadBytes).`,
     );
+}
+
+/**
+ * Throws PAYLOAD_TOO_LARGE when one tool definition is over `limits.maxToolBytes` as JSON. Every
+ * tool is token-counted and indexed in one piece when a surface is assembled, so one huge schema
+ * (a payload-sized string inside it) held the event loop for every tenant; real definitions stay
+ * far below the default (the largest in the public catalogs is about 53 KB).
+ */
+export function assertToolSizes(tools: readonly { name: string }[], max: number, what: string): void {
+  for (const tool of tools) {
+    const bytes = Buffer.byteLength(JSON.stringify(tool));
+    if (bytes > max)
+      throw new LimitExceededError(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        'limits.maxToolBytes',
+        `${what}: tool '${tool.name.slice(0, 100)}' is ${bytes} bytes as JSON; a tool definition holds at most ${max} (limits.maxToolBytes). Shorten its description or schema.`,
+      );
+  }
 }

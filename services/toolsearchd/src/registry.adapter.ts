@@ -3,7 +3,7 @@ import { JSONCodec, type KV, type KvEntry, type NatsConnection, type QueuedItera
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import { MAX_JSON_DEPTH } from '@toolsearch/bridge';
 import { WIRE_ERROR_CODES } from '@toolsearch/proto';
-import { assertValueDepth, jsonDepthWithin, LimitExceededError } from './json-limits';
+import { assertToolSizes, assertValueDepth, jsonDepthWithin, LimitExceededError } from './json-limits';
 
 const codec = JSONCodec<unknown>();
 
@@ -22,6 +22,8 @@ export interface RegistryLimits {
   readonly maxToolsPerToolset: number;
   /** `limits.maxJsonDepth`: schemas of tools from any source (MCP servers too) stay walkable. */
   readonly maxJsonDepth: number;
+  /** `limits.maxToolBytes`: one tool definition as JSON. */
+  readonly maxToolBytes: number;
 }
 
 /** A registry change as the watch sees it. */
@@ -88,7 +90,7 @@ export class ToolsetRegistry {
   static async open(
     nc: NatsConnection,
     bucket: string,
-    limits: RegistryLimits = { maxToolsPerToolset: 100_000, maxJsonDepth: MAX_JSON_DEPTH },
+    limits: RegistryLimits = { maxToolsPerToolset: 100_000, maxJsonDepth: MAX_JSON_DEPTH, maxToolBytes: 1024 * 1024 },
     replicas = 1,
   ): Promise<ToolsetRegistry> {
     const kv = await nc.jetstream().views.kv(bucket, { history: 1, replicas });
@@ -107,10 +109,11 @@ export class ToolsetRegistry {
   /**
    * The toolset's stored form, after the bounds every source meets (a tenant's put, an MCP
    * server's tool list, a config catalog): tool count, nesting depth (measured without recursion,
-   * before anything serialises it), then the encoded size against what a KV entry can hold.
+   * before anything serialises it), each tool's size, then the encoded size against what a KV entry
+   * can hold.
    */
   #encodeWithinLimits(toolset: Toolset): Uint8Array {
-    const { maxToolsPerToolset, maxJsonDepth } = this.#limits;
+    const { maxToolsPerToolset, maxJsonDepth, maxToolBytes } = this.#limits;
     if (toolset.tools.length > maxToolsPerToolset)
       throw new LimitExceededError(
         WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
@@ -118,6 +121,7 @@ export class ToolsetRegistry {
         `toolset '${toolset.id}' has ${toolset.tools.length} tools; a toolset holds at most ${maxToolsPerToolset} (limits.maxToolsPerToolset). Split it into several toolsets.`,
       );
     assertValueDepth(toolset, maxJsonDepth, `toolset '${toolset.id}'`);
+    assertToolSizes(toolset.tools, maxToolBytes, `toolset '${toolset.id}'`);
     const bytes = codec.encode(toolset);
     const limit = this.maxToolsetBytes;
     if (bytes.length > limit)

@@ -10,6 +10,7 @@ import {
 import type { WorkerQueues } from './dispatch/worker-queues.adapter';
 import { exceedsParent, narrowGrant } from './grant';
 import { ownerFor } from './identity/authority';
+import { assertToolSizes } from './json-limits';
 import type { Caller } from './identity/credentials';
 import type { QuotaGate } from './quotas';
 import type { ToolsetRegistry } from './registry.adapter';
@@ -38,6 +39,8 @@ export class SessionLifecycle {
       nc: NatsConnection;
       quotas: QuotaGate | undefined;
       queues: () => WorkerQueues;
+      /** `limits.maxToolBytes`, for the core tools a session brings. */
+      maxToolBytes: number;
     },
   ) {}
 
@@ -95,6 +98,7 @@ export class SessionLifecycle {
   async open(tenant: string, body: unknown, caller: Caller) {
     const { store } = this.deps;
     const request = parse(OpenSessionRequestSchema, body);
+    assertToolSizes(request.coreTools ?? [], this.deps.maxToolBytes, 'coreTools');
     await this.deps.quotas?.admitSession(tenant);
     let grant = request.grant;
     if (request.role !== 'gateway' && request.parent === undefined) {

@@ -9,8 +9,9 @@ const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 const nestedObject = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
 
 describe('request limits', () => {
-  // Under the NATS server's own max_payload (1 MiB), so the daemon's limit is what a payload meets.
-  const fixture = daemonFixture({ limits: { maxPayloadBytes: 768 * 1024 } });
+  // Under the NATS server's own max_payload (1 MiB), so the daemon's limit is what a payload meets;
+  // tools up to 640 KiB, so a reply of two large tools can be too large for NATS.
+  const fixture = daemonFixture({ limits: { maxPayloadBytes: 768 * 1024, maxToolBytes: 640 * 1024 } });
   const tenant = tenantId('limits');
   let nc: NatsConnection;
   let session = '';
@@ -138,6 +139,30 @@ describe('request limits', () => {
     expect(await ask('sessionsDescribe', JSON.stringify({ names: ['big-a__wide'] }), opened.session.id)).toMatchObject({
       ok: true,
     });
+  });
+
+  it("refuses one tool over limits.maxToolBytes, in a toolset or among a session's core tools", async () => {
+    const max = fixture.config.limits.maxToolBytes;
+    const huge = { name: 'huge', description: 'Huge.', inputSchema: { type: 'object', title: 'x'.repeat(max) } };
+    const put = await ask(
+      'toolsetsPut',
+      JSON.stringify({ toolset: { id: 'one-huge', kind: 'plugin', tools: [huge] } }),
+    );
+    expect(put).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(put.error?.message).toMatch(
+      new RegExp(`tool 'huge' is \\d+ bytes as JSON; .* at most ${max} \\(limits.maxToolBytes\\)`),
+    );
+    const open = await ask(
+      'sessionsOpen',
+      JSON.stringify({ grant: { toolsets: ['notes'] }, model: { contextLength: 0 }, coreTools: [huge] }),
+    );
+    expect(open).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(open.error?.message).toContain('coreTools');
+    // Just under the limit is accepted.
+    const fits = { ...huge, inputSchema: { type: 'object', title: 'x'.repeat(max - 200) } };
+    expect(
+      await ask('toolsetsPut', JSON.stringify({ toolset: { id: 'one-huge', kind: 'plugin', tools: [fits] } })),
+    ).toMatchObject({ ok: true });
   });
 
   it('names limits.maxPayloadBytes when the payload itself is too large', async () => {
