@@ -152,6 +152,7 @@ export class Daemon {
       registry: this.#registry,
       surfaces: this.#surfaces,
       actors: this.#actors,
+      reassembly: this.#reassembly,
       log: this.#log,
     });
     this.#fanout = fanout;

@@ -119,9 +119,21 @@ export class SessionActors {
     return [...(this.#tenants.get(tenant)?.keys() ?? [])];
   }
 
-  /** Tells every session of the tenant on this replica; each re-assembles if its grant holds the toolset. */
-  toolsetsChanged(tenant: string, toolsetId: string): void {
-    for (const actor of this.#tenants.get(tenant)?.values() ?? []) actor.send({ type: 'toolsets.changed', toolsetId });
+  /**
+   * Tells the tenant's sessions held here that these toolsets changed, one session per step of
+   * the returned iterator (the fan-out scheduler runs it a slice at a time); each re-assembles if
+   * its grant holds one of them.
+   */
+  *toolsetsChanged(tenant: string, toolsetIds: readonly string[]): Generator<void> {
+    for (const actor of this.#tenants.get(tenant)?.values() ?? []) {
+      actor.send({ type: 'toolsets.changed', toolsetIds });
+      yield;
+    }
+  }
+
+  /** Whether this replica holds the session in memory. */
+  holds(tenant: string, id: string): boolean {
+    return this.#tenants.get(tenant)?.has(id) === true;
   }
 
   stop(): void {

@@ -124,6 +124,20 @@ export class SessionStore {
     return this.#redis.smembers(`${this.#prefix}sessions:${tenant}`);
   }
 
+  /**
+   * The tenant's session ids in batches of about `count` (SSCAN): a tenant with 20,000 sessions
+   * is read in short replies instead of one long one parsed in one go. An id may come twice
+   * (SSCAN's guarantee is that every member present throughout comes at least once).
+   */
+  async *scanIds(tenant: string, count = 1000): AsyncGenerator<string[]> {
+    let cursor = '0';
+    do {
+      const [next, ids] = await this.#redis.sscan(`${this.#prefix}sessions:${tenant}`, cursor, 'COUNT', count);
+      cursor = next;
+      if (ids.length > 0) yield ids;
+    } while (cursor !== '0');
+  }
+
   /** Removes a session and, recursively, its children; returns the ids removed. */
   async remove(tenant: string, id: string): Promise<string[]> {
     const removed: string[] = [];

@@ -33,13 +33,13 @@ describe('session actors', () => {
     const { held, reassembled } = actors();
     held.track(descriptor('s1', ['mcp-github']));
     held.track(descriptor('s2', ['mcp-slack']));
-    held.toolsetsChanged('acme', 'mcp-github');
+    [...held.toolsetsChanged('acme', ['mcp-github'])];
     expect(reassembled).toEqual(['s1:mcp-github']);
     held.forget('acme', 's1');
-    held.toolsetsChanged('acme', 'mcp-github');
+    [...held.toolsetsChanged('acme', ['mcp-github'])];
     expect(reassembled).toEqual(['s1:mcp-github']);
     expect(held.sessionIds('acme')).toEqual(['s2']);
-    held.toolsetsChanged('other-tenant', 'mcp-slack');
+    [...held.toolsetsChanged('other-tenant', ['mcp-slack'])];
     expect(reassembled).toHaveLength(1);
     held.stop();
   });
@@ -49,7 +49,7 @@ describe('session actors', () => {
     held.track(descriptor('s1', ['a']));
     held.track(descriptor('s1', ['a', 'b']));
     expect(held.sessionIds('acme')).toEqual(['s1']);
-    held.toolsetsChanged('acme', 'b');
+    [...held.toolsetsChanged('acme', ['b'])];
     expect(reassembled).toEqual(['s1:a,b']);
     held.stop();
   });

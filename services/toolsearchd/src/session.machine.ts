@@ -3,7 +3,7 @@ import type { SessionDescriptor } from './session-store.adapter';
 
 /** Events a session actor handles. */
 export type SessionEvent =
-  | { type: 'toolsets.changed'; toolsetId: string }
+  | { type: 'toolsets.changed'; toolsetIds: readonly string[] }
   | { type: 'session.descriptor'; descriptor: SessionDescriptor };
 
 /**
@@ -21,15 +21,15 @@ export const sessionMachine = setup({
     reassemble: (_, _params: { descriptor: SessionDescriptor }) => undefined,
   },
   guards: {
-    grantIncludes: ({ context }, params: { toolsetId: string }) =>
-      context.descriptor.grant.toolsets.includes(params.toolsetId),
+    grantIncludes: ({ context }, params: { toolsetIds: readonly string[] }) =>
+      params.toolsetIds.some((id) => context.descriptor.grant.toolsets.includes(id)),
   },
 }).createMachine({
   id: 'session',
   context: ({ input }) => ({ descriptor: input.descriptor }),
   on: {
     'toolsets.changed': {
-      guard: { type: 'grantIncludes', params: ({ event }) => ({ toolsetId: event.toolsetId }) },
+      guard: { type: 'grantIncludes', params: ({ event }) => ({ toolsetIds: event.toolsetIds }) },
       actions: { type: 'reassemble', params: ({ context }) => ({ descriptor: context.descriptor }) },
     },
     'session.descriptor': {

@@ -1,6 +1,7 @@
 import { JSONCodec, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { EVENTS, subject } from '@toolsearch/proto';
+import type { FanoutScheduler } from './fanout-scheduler';
 import type { RegistryChange, ToolsetRegistry } from './registry.adapter';
 import type { SessionActors } from './session-actors';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
@@ -21,6 +22,8 @@ export interface TierFanoutDeps {
   readonly registry: ToolsetRegistry;
   readonly surfaces: SurfaceBuilder;
   readonly actors: SessionActors;
+  /** Where re-assemblies, and the walks that tell held sessions of a change, run in slices. */
+  readonly reassembly: FanoutScheduler;
   readonly log: Logger;
 }
 
@@ -34,6 +37,11 @@ export interface TierFanoutDeps {
  * `list_changed`. Such changes and sessions are remembered and settled again when Redis is back
  * (its `ready` event), after the next operation that succeeds, or on a timer; the swap then
  * compares the stored hash with the current one and publishes exactly the events still owed.
+ *
+ * A tenant putting toolsets as fast as it may, with thousands of sessions, must not cost others:
+ * changes are coalesced per tenant. Held sessions are told by one walk per tenant (a newer change
+ * restarts it with every toolset still to tell), and the store is scanned by one pass per tenant
+ * at a time, in SSCAN batches; changes arriving meanwhile make one more pass, not one each.
  */
 export class TierFanout {
   readonly #deps: TierFanoutDeps;
@@ -41,6 +49,10 @@ export class TierFanout {
   readonly #owedChanges = new Map<string, Set<string>>();
   /** `tenant\u0000id` → a session whose re-assembly or hash swap failed. */
   readonly #owedSessions = new Map<string, { tenant: string; id: string }>();
+  /** Tenant → toolsets its held sessions are being told about (the walk in progress). */
+  readonly #walking = new Map<string, Set<string>>();
+  /** Tenant → toolsets still to look for in the store, while a pass over it is running. */
+  readonly #scanning = new Map<string, Set<string>>();
   #settling: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   readonly #stopListening: () => void;
@@ -59,19 +71,45 @@ export class TierFanout {
 
   /** A registry change (from any replica or writer): every open session of the tenant is told. */
   onRegistryChange(change: RegistryChange): void {
-    // Sessions in memory first: each re-assembles on its own and is remembered if that fails.
-    this.#deps.actors.toolsetsChanged(change.tenant, change.toolsetId);
-    const tracked = new Set(this.#deps.actors.sessionIds(change.tenant));
-    void this.#fanOutFromStore(change.tenant, new Set([change.toolsetId]), tracked).then(
-      () => this.#settleOwed(),
-      (error: Error) => {
-        this.#owe(change.tenant, change.toolsetId);
+    const { tenant, toolsetId } = change;
+    // Sessions in memory first: each decides (its grant) and re-assembles through the scheduler.
+    let told = this.#walking.get(tenant);
+    if (told === undefined) this.#walking.set(tenant, (told = new Set()));
+    told.add(toolsetId);
+    const walk = told;
+    this.#deps.reassembly.walk(tenant, this.#deps.actors.toolsetsChanged(tenant, [...walk]), () => {
+      if (this.#walking.get(tenant) === walk) this.#walking.delete(tenant);
+    });
+    // Then the sessions only Redis holds (opened on other replicas, or dropped from memory here).
+    const pass = this.#scanning.get(tenant);
+    if (pass !== undefined) {
+      pass.add(toolsetId);
+      return;
+    }
+    this.#scanning.set(tenant, new Set([toolsetId]));
+    void this.#scanPasses(tenant);
+  }
+
+  /** Passes over the tenant's stored sessions until no change is left for it. */
+  async #scanPasses(tenant: string): Promise<void> {
+    for (;;) {
+      const toolsets = this.#scanning.get(tenant);
+      if (toolsets === undefined || toolsets.size === 0) {
+        this.#scanning.delete(tenant);
+        break;
+      }
+      this.#scanning.set(tenant, new Set());
+      try {
+        await this.#fanOutFromStore(tenant, toolsets, true, (descriptor) => this.#deps.reassembly.enqueue(descriptor));
+      } catch (error) {
+        for (const toolset of toolsets) this.#owe(tenant, toolset);
         this.#deps.log.warn(
-          { err: error.message, tenant: change.tenant },
+          { err: (error as Error).message, tenant },
           'could not fan out a toolset change; retrying when Redis answers',
         );
-      },
-    );
+      }
+    }
+    this.#settleOwed();
   }
 
   /** Re-assembles one session and publishes its tier event if its surface changed. */
@@ -92,12 +130,22 @@ export class TierFanout {
     this.#stopListening();
   }
 
-  /** Sessions not in memory here (never seen, or dropped) are loaded, so every one is told. */
-  async #fanOutFromStore(tenant: string, toolsets: ReadonlySet<string>, skip: ReadonlySet<string>): Promise<void> {
-    const { store } = this.#deps;
-    const ids = (await store.list(tenant)).filter((id) => !skip.has(id));
-    for (const descriptor of await store.loadMany(tenant, ids))
-      if (descriptor.grant.toolsets.some((toolset) => toolsets.has(toolset))) await this.reassemble(descriptor);
+  /**
+   * Loads the tenant's stored sessions whose grant holds one of `toolsets`, a batch at a time, and
+   * hands each to `reach`; with `skipHeld`, sessions held here are left to their actors.
+   */
+  async #fanOutFromStore(
+    tenant: string,
+    toolsets: ReadonlySet<string>,
+    skipHeld: boolean,
+    reach: (descriptor: SessionDescriptor) => unknown,
+  ): Promise<void> {
+    const { store, actors } = this.#deps;
+    for await (const batch of store.scanIds(tenant)) {
+      const ids = skipHeld ? batch.filter((id) => !actors.holds(tenant, id)) : batch;
+      for (const descriptor of await store.loadMany(tenant, ids))
+        if (descriptor.grant.toolsets.some((toolset) => toolsets.has(toolset))) await reach(descriptor);
+    }
   }
 
   async #publishIfChanged(descriptor: SessionDescriptor): Promise<void> {
@@ -152,7 +200,7 @@ export class TierFanout {
       try {
         // Every session of the change, held here or not: a held one whose hash is already
         // current is not published twice (the swap says nothing changed).
-        await this.#fanOutFromStore(tenant, toolsets, new Set());
+        await this.#fanOutFromStore(tenant, toolsets, false, (descriptor) => this.reassemble(descriptor));
       } catch {
         for (const [owedTenant, owed] of changes.slice(index)) for (const id of owed) this.#owe(owedTenant, id);
         for (const session of sessions) this.#oweSession(session.tenant, session.id);
