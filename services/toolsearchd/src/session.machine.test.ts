@@ -15,6 +15,11 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   createdAt: 0,
 });
 
+/** Runs a telling walk to its end at once (the daemon's scheduler runs it in slices). */
+function tellAll(steps: Iterable<void>): void {
+  for (const _ of steps);
+}
+
 function actors(limit = 1000) {
   const reassembled: string[] = [];
   const held = new SessionActors({
@@ -33,13 +38,13 @@ describe('session actors', () => {
     const { held, reassembled } = actors();
     held.track(descriptor('s1', ['mcp-github']));
     held.track(descriptor('s2', ['mcp-slack']));
-    [...held.toolsetsChanged('acme', ['mcp-github'])];
+    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
     expect(reassembled).toEqual(['s1:mcp-github']);
     held.forget('acme', 's1');
-    [...held.toolsetsChanged('acme', ['mcp-github'])];
+    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
     expect(reassembled).toEqual(['s1:mcp-github']);
     expect(held.sessionIds('acme')).toEqual(['s2']);
-    [...held.toolsetsChanged('other-tenant', ['mcp-slack'])];
+    tellAll(held.toolsetsChanged('other-tenant', ['mcp-slack']));
     expect(reassembled).toHaveLength(1);
     held.stop();
   });
@@ -49,7 +54,7 @@ describe('session actors', () => {
     held.track(descriptor('s1', ['a']));
     held.track(descriptor('s1', ['a', 'b']));
     expect(held.sessionIds('acme')).toEqual(['s1']);
-    [...held.toolsetsChanged('acme', ['b'])];
+    tellAll(held.toolsetsChanged('acme', ['b']));
     expect(reassembled).toEqual(['s1:a,b']);
     held.stop();
   });
