@@ -118,4 +118,32 @@ describe('search explanations', () => {
     expect(outcome.explain?.[0]?.matches[0]?.why).toContain("exactly this tool's name");
     expect(outcome.explain?.[1]?.matches[0]).toMatchObject({ name: 'billing__void_invoice', reason: 'substring' });
   });
+
+  it('the largest config of many-star patterns costs little per search once the catalog has been seen', () => {
+    const names = Array.from({ length: 200 }, (_, i) =>
+      `${'a'.repeat(40)}_${i.toString(36)}_${'ab'.repeat(8)}`.slice(0, 60),
+    );
+    const long = toolset(
+      'long',
+      names.map((name) => tool(name, `A tool with a long name ${name}.`)),
+    );
+    const patterns = Array.from(
+      { length: 100 },
+      (_, i) => `${'*a'.repeat(12 + (i % 8))}*${String.fromCharCode(98 + (i % 24))}`,
+    );
+    const routing = Array.from({ length: 100 }, (_, i) =>
+      i < 32 ? { when: `a{${i + 1}}`, tools: patterns, pin: true } : { tools: patterns, boost: 2 },
+    );
+    const session = sessionOf([long], { routing });
+    const queries = Array.from({ length: 40 }, (_, i) => `${'a'.repeat(20 + i)} ${'ab '.repeat(i)}!`);
+    const first = routedSearch(session, queries[0] ?? '', 10);
+    const started = performance.now();
+    for (const query of queries) routedSearch(session, query, 10);
+    const perSearch = (performance.now() - started) / queries.length;
+    // Matching every pattern against every hit and tool on each search took ~50 ms per search.
+    expect(perSearch).toBeLessThan(5);
+    // And the rules still act: the pinned tools lead, in pattern order.
+    expect(first.hits[0]?.reason).toBe('rule');
+    expect(first.rules.size).toBeGreaterThan(0);
+  });
 });

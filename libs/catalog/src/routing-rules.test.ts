@@ -79,4 +79,19 @@ describe('routing rules', () => {
     expect(config.routing).toEqual([]);
     expect(warnings[0]).toContain('routing[0].tools must be a non-empty list of at most 100 tool name patterns');
   });
+
+  it('keep rules while the config names at most maxDistinctToolPatterns different tool patterns', () => {
+    const perRule = ROUTING_LIMITS.maxToolPatterns;
+    const rulesThatFit = ROUTING_LIMITS.maxDistinctToolPatterns / perRule;
+    const routing = Array.from({ length: rulesThatFit + 2 }, (_, rule) => ({
+      // The last rule repeats the first one's patterns (in another case): nothing new, so it stays.
+      tools: Array.from({ length: perRule }, (_, i) => (rule === rulesThatFit + 1 ? `P0_${i}` : `p${rule}_${i}`)),
+      boost: 2,
+    }));
+    const { config, warnings } = parseToolSearchConfig({ routing });
+    expect(config.routing).toHaveLength(rulesThatFit + 1);
+    expect(warnings).toEqual([
+      `tools.tool_search.routing[${rulesThatFit}].tools: the rules may name at most ${ROUTING_LIMITS.maxDistinctToolPatterns} different tool patterns in all; the rule is ignored.`,
+    ]);
+  });
 });

@@ -20,13 +20,16 @@ export interface RoutingRule {
 
 /**
  * How many routing rules a config keeps, how many of them may have a `when` (each is searched for
- * in every query, at up to a few ms for a hostile pattern), and how many tool patterns a rule has.
+ * in every query, at up to a few ms for a hostile pattern), how many tool patterns a rule has, and
+ * how many different tool patterns the whole config has: each is tested once against every tool
+ * of the session's catalog (then remembered), so their number bounds that work.
  */
 export const ROUTING_LIMITS = {
   maxRules: 100,
   maxWhenRules: 32,
   maxToolPatterns: 100,
   maxToolPatternLength: 200,
+  maxDistinctToolPatterns: 1000,
 } as const;
 
 /**
@@ -70,6 +73,7 @@ export function readRoutingRules(raw: Record<string, unknown>, warnings: string[
   const rules: RoutingRule[] = [];
   let budget: number = QUERY_PATTERN_LIMITS.maxConfigProgramSize;
   let whens = 0;
+  const distinct = new Set<string>();
   value.slice(0, ROUTING_LIMITS.maxRules).forEach((item: unknown, index) => {
     const where = `tools.tool_search.routing[${index}]`;
     const problem = routingProblem(item, where);
@@ -78,6 +82,15 @@ export function readRoutingRules(raw: Record<string, unknown>, warnings: string[
       return;
     }
     const entry = item as Record<string, unknown>;
+    const fresh = new Set(
+      (entry['tools'] as string[]).map((t) => t.trim().toLowerCase()).filter((t) => !distinct.has(t)),
+    );
+    if (distinct.size + fresh.size > ROUTING_LIMITS.maxDistinctToolPatterns) {
+      warnings.push(
+        `${where}.tools: the rules may name at most ${ROUTING_LIMITS.maxDistinctToolPatterns} different tool patterns in all; the rule is ignored.`,
+      );
+      return;
+    }
     let pattern: QueryPattern | undefined;
     if (typeof entry['when'] === 'string') {
       if (whens === ROUTING_LIMITS.maxWhenRules) {
@@ -101,6 +114,7 @@ export function readRoutingRules(raw: Record<string, unknown>, warnings: string[
       ...(entry['confirm'] === true ? { confirm: true } : {}),
     };
     if (pattern !== undefined) compiledWhen.set(rule, pattern);
+    for (const toolPattern of fresh) distinct.add(toolPattern);
     rules.push(rule);
   });
   return rules;

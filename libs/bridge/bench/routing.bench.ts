@@ -1,0 +1,84 @@
+/**
+ * The cost of one routed search under the most a session config may hold (100 routing rules,
+ * 32 with a `when` built to backtrack, each rule with 100 many-star tool patterns) over 202 tools
+ * with 60-character names, against the same search without routing. Prints per-search times.
+ *
+ *   npx tsx libs/bridge/bench/routing.bench.ts
+ */
+import { buildSessionTools, parseToolSearchConfig, ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import { createBridgeSession } from '../src/index';
+import { routedSearch } from '../src/routing';
+
+const obj = { type: 'object', properties: {} };
+const longNames = (count: number) =>
+  Array.from({ length: count }, (_, i) => `${'a'.repeat(40)}_${i.toString(36)}_${'ab'.repeat(8)}`.slice(0, 60));
+const toolsets: Toolset[] = [
+  {
+    id: 'long',
+    kind: 'plugin',
+    label: 'long',
+    tools: longNames(200).map((name) => ({ name, description: `A tool with a long name ${name}.`, inputSchema: obj })),
+  },
+  {
+    id: 'docs',
+    kind: 'plugin',
+    label: 'docs',
+    tools: [
+      { name: 'search_pages', description: 'Search the documentation pages.', inputSchema: obj },
+      { name: 'read_page', description: 'Read one documentation page.', inputSchema: obj },
+    ],
+  },
+].map((toolset) => ToolsetSchema.parse(toolset));
+const WHENS = [
+  '^(a+)+$',
+  '(a|aa)+$',
+  '(a*)*b',
+  '(.*a){12}!',
+  '^(([a-z])+.)+[A-Z]([a-z])+$',
+  '(\\w+\\s?)+$',
+  '(x+x+)+y',
+  '([a-zA-Z]+)*!',
+];
+const manyStars = (last: string, stars: number) => `${'*a'.repeat(stars)}*${last}`;
+const patterns = Array.from({ length: 100 }, (_, i) => manyStars(String.fromCharCode(98 + (i % 24)), 12 + (i % 8)));
+const routing = Array.from({ length: 100 }, (_, i) =>
+  i < 32
+    ? { when: `${WHENS[i % WHENS.length]}${'?'.repeat(Math.floor(i / 8))}`, tools: patterns, pin: true }
+    : { tools: patterns, boost: 2 },
+);
+const QUERIES = [
+  `${'a'.repeat(199)}!`,
+  `${'A'.repeat(120)}b`,
+  'x'.repeat(150),
+  `${'ab '.repeat(60)}!`,
+  `${'a'.repeat(40)}!`,
+  'read a documentation page',
+];
+
+function session(rawRouting: unknown) {
+  const { config } = parseToolSearchConfig({ enabled: 'on', routing: rawRouting });
+  return createBridgeSession(buildSessionTools(toolsets, config), config);
+}
+
+function measure(label: string, rawRouting: unknown, rounds = 200) {
+  const started = performance.now();
+  const built = session(rawRouting);
+  const setup = performance.now() - started;
+  const first: number[] = [];
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++)
+    for (const query of QUERIES) {
+      const t = performance.now();
+      routedSearch(built, query, 10);
+      (round === 0 ? first : times).push(performance.now() - t);
+    }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]?.toFixed(3);
+  console.log(
+    `${label}: session ${setup.toFixed(1)} ms; first search of each query ${first.map((ms) => ms.toFixed(1)).join(' / ')} ms; ` +
+      `then p50 ${at(0.5)} ms, p99 ${at(0.99)} ms, max ${at(1)} ms over ${times.length} searches`,
+  );
+}
+
+measure('no routing', []);
+measure('hostile routing (100 rules x 100 many-star patterns, 32 backtracking whens)', routing);
