@@ -27,7 +27,10 @@ export const QuotasSchema = z
     mcpServers: z.number().int().min(0).max(100_000).default(20),
     /** Calls held for a decision at once. */
     heldApprovals: z.number().int().min(1).max(10_000_000).default(1_000),
-    /** NATS requests per second, all replicas together. */
+    /**
+     * NATS requests per second, all replicas together, each counted at its weight
+     * (REQUEST_WEIGHTS: a search counts 1, opening a session 20).
+     */
     requestsPerSecond: z.number().int().min(1).max(10_000_000).default(2_000),
   })
   .strict();
@@ -71,6 +74,25 @@ export function tenantQuotas(config: {
 
 /** One tenant's usage of each quota, with the limit. */
 export type QuotaReport = Record<QuotaName, { used: number; limit: number }>;
+
+/**
+ * What one request counts against `requestsPerSecond`, by what it costs the daemon compared with
+ * a search (1): opening or spawning a session assembles a surface and writes several Redis keys;
+ * closing one walks its children; a toolset put is re-assembled by every session that holds it;
+ * an MCP attach opens an outbound connection. Counted by request count alone, a tenant opening
+ * and closing sessions at the limit held the daemon's one thread for everyone (another tenant's
+ * searches waited up to 87 ms); weighted, the same limit leaves room for 2,000 searches a second
+ * but 100 session opens.
+ */
+export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number>>> = {
+  sessionsOpen: 20,
+  subagentsSpawn: 20,
+  sessionsClose: 5,
+  toolsetsPut: 20,
+  toolsetsDelete: 10,
+  mcpAttach: 50,
+  mcpDetach: 10,
+};
 
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
@@ -155,18 +177,24 @@ export class QuotaGate {
       : undefined;
   }
 
-  /** Counts a request against the tenant's requests per second; throws when the window is full. */
-  admitRequest(tenant: string, now = Date.now()): void {
+  /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
+  admitRequest(tenant: string, now = Date.now(), requestWeight = 1): void {
     const limit = this.limits(tenant).requestsPerSecond;
+    // A limit under a request's weight still lets one such request through per second.
+    const weight = Math.min(requestWeight, limit);
     const window = Math.floor(now / 1000);
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
       counter = { window, pending: 0, shared: 0 };
       this.#windows.set(tenant, counter);
     }
-    if (counter.shared + counter.pending >= limit)
-      throw new QuotaExceededError('requestsPerSecond', limit, 'too many requests in this second; retry in a moment');
-    counter.pending += 1;
+    if (counter.shared + counter.pending + weight > limit)
+      throw new QuotaExceededError(
+        'requestsPerSecond',
+        limit,
+        `too many requests in this second (this one counts ${weight}); retry in a moment`,
+      );
+    counter.pending += weight;
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }
 
@@ -197,13 +225,14 @@ export class QuotaGate {
       if (counter.window < Math.floor(Date.now() / 1000) - 1) this.#windows.delete(tenant);
   }
 
-  /** Wraps every handler so that each request of a verified caller counts against its tenant's requests per second. */
+  /** Wraps every handler so that each request of a verified caller counts (at its weight) against its tenant's requests per second. */
   wrap(handlers: Record<EndpointName, GuardedHandler>): Record<EndpointName, GuardedHandler> {
     const wrapped = {} as Record<EndpointName, GuardedHandler>;
     for (const name of Object.keys(handlers) as EndpointName[]) {
       const handler = handlers[name];
+      const weight = REQUEST_WEIGHTS[name] ?? 1;
       wrapped[name] = (params, payload, caller) => {
-        this.admitRequest(params.tenant);
+        this.admitRequest(params.tenant, Date.now(), weight);
         return handler(params, payload, caller);
       };
     }

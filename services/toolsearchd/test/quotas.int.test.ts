@@ -8,6 +8,7 @@ import { daemonFixture, serveExec, tenantId } from './harness';
 const SMALL = tenantId('small');
 const BUSY = tenantId('busy');
 const OTHER = tenantId('other');
+const CHURN = tenantId('churn');
 const model = { contextLength: 128_000 };
 const obj = { type: 'object', properties: {} };
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -24,6 +25,7 @@ describe('per-tenant quotas', () => {
         quotas: { sessions: 3, toolsets: 2, tools: 5, toolsetBytes: 4096, mcpServers: 0, heldApprovals: 1 },
       },
       [BUSY]: { quotas: { requestsPerSecond: 20 } },
+      [CHURN]: { quotas: { requestsPerSecond: 200 } },
     },
   });
   let small: ToolsearchClient;
@@ -121,6 +123,25 @@ describe('per-tenant quotas', () => {
     // The next second has room again.
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await busy.listToolsets()).ok).toBe(true);
+  });
+
+  it('requests per second are weighted: session opens use the second up twenty times faster than searches', async () => {
+    // A limit of 200: ten opens fill a second that would take 200 listings.
+    const churner = await fixture.client(CHURN);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () => churner.openSession({ grant: { toolsets: [] }, model })),
+    );
+    const opened = outcomes.filter((outcome) => outcome.status === 'fulfilled').length;
+    const refused = outcomes.filter(
+      (outcome) => outcome.status === 'rejected' && (outcome.reason as { code?: string }).code === 'QUOTA_EXCEEDED',
+    );
+    // The window may turn over during the burst: at most two seconds' worth of opens get through.
+    expect(opened).toBeGreaterThan(0);
+    expect(opened).toBeLessThanOrEqual(20);
+    expect(refused.length).toBe(30 - opened);
+    expect((refused[0] as PromiseRejectedResult | undefined)?.reason).toMatchObject({
+      message: expect.stringContaining('this one counts 20'),
+    });
   });
 
   it('operators see usage against each quota', async () => {
