@@ -258,6 +258,7 @@ export class Daemon {
         maxPayloadBytes: config.limits.maxPayloadBytes,
         maxJsonDepth: config.limits.maxJsonDepth,
         replyAllowed: replyPolicy(config.security),
+        refuseEarly: (tenant) => quotas.refuseEarly(tenant),
         log: this.#log,
         observe: (endpoint, outcome, seconds) => this.#metrics.observeRequest(endpoint, outcome, seconds),
       },

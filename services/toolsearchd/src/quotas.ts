@@ -31,7 +31,7 @@ export const QuotasSchema = z
      * NATS requests per second, all replicas together, each counted at its weight
      * (REQUEST_WEIGHTS: a search counts 1, opening a session 20).
      */
-    requestsPerSecond: z.number().int().min(1).max(10_000_000).default(2_000),
+    requestsPerSecond: z.number().int().min(1).max(10_000_000).default(1_000),
   })
   .strict();
 export type Quotas = z.infer<typeof QuotasSchema>;
@@ -77,22 +77,31 @@ export type QuotaReport = Record<QuotaName, { used: number; limit: number }>;
 
 /**
  * What one request counts against `requestsPerSecond`, by what it costs the daemon compared with
- * a search (1): opening or spawning a session assembles a surface and writes several Redis keys;
- * closing one walks its children; a toolset put is re-assembled by every session that holds it;
- * an MCP attach opens an outbound connection. Counted by request count alone, a tenant opening
- * and closing sessions at the limit held the daemon's one thread for everyone (another tenant's
- * searches waited up to 87 ms); weighted, the same limit leaves room for 2,000 searches a second
- * but 100 session opens.
+ * one search query (1): opening or spawning a session assembles a surface and writes several Redis
+ * keys; closing one walks its children; a toolset put is parsed, stored and fanned out (the
+ * fan-out itself runs in slices, coalesced per tenant); an MCP attach opens an outbound
+ * connection. Counted by request count alone, a tenant opening and closing sessions at the limit
+ * held the daemon's one thread for everyone (another tenant's searches waited up to 87 ms);
+ * weighted, the default of 1,000 leaves room for 1,000 search queries a second but 50 session
+ * opens.
  */
-export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number>>> = {
+export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((payload: unknown) => number)>>> = {
+  // Each query of a search is a search.
+  sessionsSearch: (payload) => queryCount(payload),
   sessionsOpen: 20,
   subagentsSpawn: 20,
   sessionsClose: 5,
-  toolsetsPut: 20,
-  toolsetsDelete: 10,
+  toolsetsPut: 2,
+  toolsetsDelete: 2,
   mcpAttach: 50,
   mcpDetach: 10,
 };
+
+/** The number of queries a search request carries (1 when it is not a list), at most 100. */
+function queryCount(payload: unknown): number {
+  const queries = (payload as { queries?: unknown } | null | undefined)?.queries;
+  return Array.isArray(queries) ? Math.min(100, Math.max(1, queries.length)) : 1;
+}
 
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
@@ -177,6 +186,18 @@ export class QuotaGate {
       : undefined;
   }
 
+  /**
+   * The refusal for a request of a tenant whose window of this second is already full, without
+   * counting it: only verified requests fill a window, so no one else can fill a tenant's.
+   */
+  refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
+    const counter = this.#windows.get(tenant);
+    if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
+    const limit = this.limits(tenant).requestsPerSecond;
+    if (counter.shared + counter.pending < limit) return undefined;
+    return new QuotaExceededError('requestsPerSecond', limit, 'too many requests in this second; retry in a moment');
+  }
+
   /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
   admitRequest(tenant: string, now = Date.now(), requestWeight = 1): void {
     const limit = this.limits(tenant).requestsPerSecond;
@@ -232,7 +253,7 @@ export class QuotaGate {
       const handler = handlers[name];
       const weight = REQUEST_WEIGHTS[name] ?? 1;
       wrapped[name] = (params, payload, caller) => {
-        this.admitRequest(params.tenant, Date.now(), weight);
+        this.admitRequest(params.tenant, Date.now(), typeof weight === 'number' ? weight : weight(payload));
         return handler(params, payload, caller);
       };
     }

@@ -79,6 +79,12 @@ export interface ServeOptions {
    * subjects or on JetStream's API. A request with a refused (or no) reply subject is not run.
    */
   readonly replyAllowed?: (reply: string, tenant: string) => boolean;
+  /**
+   * A refusal decided from the subject's tenant alone, before the payload is parsed or the caller
+   * verified (a tenant whose requests-per-second window is already full): refusals must cost
+   * little, or a tenant flooding past its quota still takes the thread from everyone else.
+   */
+  readonly refuseEarly?: (tenant: string) => RequestError | undefined;
 }
 
 /**
@@ -105,6 +111,8 @@ export async function serveRequest(
   }
   let reply: unknown;
   try {
+    const early = options.refuseEarly?.(tenantToken);
+    if (early !== undefined) throw early;
     assertPayloadSize(message.data.length, options.maxPayloadBytes);
     const params = parseSubject(endpoint.template, message.subject);
     if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {

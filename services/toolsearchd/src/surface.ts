@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
 import { AssemblyCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
 import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
@@ -45,6 +46,14 @@ export class SurfaceBuilder {
    * (which the content-addressed caches below mostly answer).
    */
   readonly #recent = new WeakMap<SessionDescriptor, Map<string, { generation: number; surface: Surface }>>();
+  /**
+   * Surfaces shared by the sessions of a tenant that have the same settings (grant, config,
+   * model, core tools, activation), per registry generation: a toolset change re-assembles 20,000
+   * such sessions by building one surface, not 20,000 copies for the collector to sweep.
+   */
+  readonly #shared = new Memo<Surface>(4096);
+  /** Per descriptor: the digest of the settings its surface depends on. */
+  readonly #settings = new WeakMap<SessionDescriptor, string>();
 
   constructor(env: Readonly<Record<string, string | undefined>> = {}, options: { maxJsonDepth?: number } = {}) {
     this.#env = env;
@@ -62,13 +71,26 @@ export class SurfaceBuilder {
     let byFormat = this.#recent.get(descriptor);
     const hit = byFormat?.get(format);
     if (hit !== undefined && hit.generation === generation) return hit.surface;
-    const surface = this.#build(descriptor, registry, format);
+    const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
+    const surface = this.#shared.get(key, () => this.#build(descriptor, registry, format));
     if (byFormat === undefined) {
       byFormat = new Map();
       this.#recent.set(descriptor, byFormat);
     }
     byFormat.set(format, { generation, surface });
     return surface;
+  }
+
+  #settingsOf(descriptor: SessionDescriptor): string {
+    let digest = this.#settings.get(descriptor);
+    if (digest === undefined) {
+      const { grant, config, model, coreTools, activated } = descriptor;
+      digest = createHash('sha256')
+        .update(JSON.stringify([grant, config ?? null, model, coreTools, activated]))
+        .digest('base64');
+      this.#settings.set(descriptor, digest);
+    }
+    return digest;
   }
 
   #build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat): Surface {

@@ -15,6 +15,9 @@ const codec = JSONCodec<unknown>();
  */
 const RETRY_MS = 5000;
 
+/** The least time between the starts of two passes over one tenant's stored sessions. */
+const SCAN_INTERVAL_MS = 1000;
+
 /** What the fan-out reads and publishes through. */
 export interface TierFanoutDeps {
   readonly nc: NatsConnection;
@@ -49,8 +52,10 @@ export class TierFanout {
   readonly #owedChanges = new Map<string, Set<string>>();
   /** `tenant\u0000id` → a session whose re-assembly or hash swap failed. */
   readonly #owedSessions = new Map<string, { tenant: string; id: string }>();
-  /** Tenant → toolsets its held sessions are being told about (the walk in progress). */
-  readonly #walking = new Map<string, Set<string>>();
+  /** Tenant → toolsets its held sessions are still to be told about (by the next walk). */
+  readonly #toTell = new Map<string, Set<string>>();
+  /** Tenants whose walk is running. */
+  readonly #telling = new Set<string>();
   /** Tenant → toolsets still to look for in the store, while a pass over it is running. */
   readonly #scanning = new Map<string, Set<string>>();
   #settling: Promise<void> | undefined;
@@ -73,13 +78,10 @@ export class TierFanout {
   onRegistryChange(change: RegistryChange): void {
     const { tenant, toolsetId } = change;
     // Sessions in memory first: each decides (its grant) and re-assembles through the scheduler.
-    let told = this.#walking.get(tenant);
-    if (told === undefined) this.#walking.set(tenant, (told = new Set()));
-    told.add(toolsetId);
-    const walk = told;
-    this.#deps.reassembly.walk(tenant, this.#deps.actors.toolsetsChanged(tenant, [...walk]), () => {
-      if (this.#walking.get(tenant) === walk) this.#walking.delete(tenant);
-    });
+    let toTell = this.#toTell.get(tenant);
+    if (toTell === undefined) this.#toTell.set(tenant, (toTell = new Set()));
+    toTell.add(toolsetId);
+    if (!this.#telling.has(tenant)) this.#walk(tenant);
     // Then the sessions only Redis holds (opened on other replicas, or dropped from memory here).
     const pass = this.#scanning.get(tenant);
     if (pass !== undefined) {
@@ -90,14 +92,39 @@ export class TierFanout {
     void this.#scanPasses(tenant);
   }
 
-  /** Passes over the tenant's stored sessions until no change is left for it. */
+  /**
+   * Tells the tenant's held sessions of every toolset changed since the last walk began, one walk
+   * at a time: a change during a walk waits for the next (restarting it instead starved the
+   * sessions late in the walk while a tenant kept putting).
+   */
+  #walk(tenant: string): void {
+    const toolsets = this.#toTell.get(tenant);
+    this.#toTell.delete(tenant);
+    if (toolsets === undefined || toolsets.size === 0) {
+      this.#telling.delete(tenant);
+      return;
+    }
+    this.#telling.add(tenant);
+    this.#deps.reassembly.walk(tenant, this.#deps.actors.toolsetsChanged(tenant, [...toolsets]), () =>
+      this.#walk(tenant),
+    );
+  }
+
+  /**
+   * Passes over the tenant's stored sessions until no change is left for it, starting at most one
+   * pass a second (SCAN_INTERVAL_MS): a tenant putting toolsets without pause otherwise kept a
+   * pass over its 20,000 stored ids running back to back.
+   */
   async #scanPasses(tenant: string): Promise<void> {
-    for (;;) {
+    for (let started = 0; ; ) {
+      const wait = started + SCAN_INTERVAL_MS - performance.now();
+      if (started > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
       const toolsets = this.#scanning.get(tenant);
       if (toolsets === undefined || toolsets.size === 0) {
         this.#scanning.delete(tenant);
         break;
       }
+      started = performance.now();
       this.#scanning.set(tenant, new Set());
       try {
         await this.#fanOutFromStore(tenant, toolsets, true, (descriptor) => this.#deps.reassembly.enqueue(descriptor));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { ENDPOINTS } from '@toolsearch/proto';
+import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { daemonFixture, serveExec, tenantId } from './harness';
 
 // Per-tenant quotas: a tenant at a limit gets QUOTA_EXCEEDED naming it, nothing changes, and
@@ -118,6 +118,23 @@ describe('per-tenant quotas', () => {
     );
     expect(refused.length).toBeGreaterThanOrEqual(30);
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').length).toBeGreaterThan(0);
+    // With its second full, a request is refused before its payload is even read (refusing must
+    // cost little): text that is not JSON gets QUOTA_EXCEEDED, not BAD_REQUEST.
+    const nc = await fixture.connection();
+    const notJson = async () => {
+      const raw = await nc.request(
+        subject(ENDPOINTS.toolsetsList.template, { tenant: BUSY }),
+        new TextEncoder().encode('{not json'),
+      );
+      return (JSON.parse(new TextDecoder().decode(raw.data)) as { error?: { code?: string } }).error?.code;
+    };
+    // (The second may turn over between a burst and the check: fill it again then.)
+    let code = await notJson();
+    for (let attempt = 0; attempt < 5 && code !== 'QUOTA_EXCEEDED'; attempt++) {
+      await Promise.allSettled(Array.from({ length: 25 }, () => busy.listToolsets()));
+      code = await notJson();
+    }
+    expect(code).toBe('QUOTA_EXCEEDED');
     const others = await Promise.all(Array.from({ length: 60 }, () => other.listToolsets()));
     expect(others.every((reply) => reply.ok)).toBe(true);
     // The next second has room again.
