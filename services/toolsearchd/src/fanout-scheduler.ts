@@ -26,6 +26,8 @@ export class FanoutScheduler {
   readonly #sliceMs: number;
   readonly #maxInFlight: number;
   readonly #share: number;
+  readonly #maxLoopUtilization: number;
+  #loop = performance.eventLoopUtilization();
   #active = false;
   #done: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -44,10 +46,17 @@ export class FanoutScheduler {
      * 20,000 re-assemblies a second paused everyone's requests in the collector.
      */
     share?: number;
+    /**
+     * Above this event-loop utilisation (measured since the previous slice, the replies of the
+     * re-assemblies' Redis swaps and their tier events included) the next slice waits 10 ms:
+     * the slices' own share does not count the work their re-assemblies cause after them.
+     */
+    maxLoopUtilization?: number;
   }) {
     this.#run = options.run;
     this.#log = options.log;
     this.#share = Math.min(1, Math.max(0.05, options.share ?? 0.5));
+    this.#maxLoopUtilization = options.maxLoopUtilization ?? 0.6;
     this.#sliceMs = options.sliceMs ?? 4;
     this.#maxInFlight = options.maxInFlight ?? 32;
   }
@@ -161,7 +170,11 @@ export class FanoutScheduler {
         const busy = performance.now() - started;
         if (this.#inFlight.size >= this.#maxInFlight) await Promise.race(this.#inFlight);
         // Let requests of every tenant in before the next slice, and leave them their share.
-        const rest = busy * (1 / this.#share - 1);
+        let rest = busy * (1 / this.#share - 1);
+        const now = performance.eventLoopUtilization();
+        if (performance.eventLoopUtilization(now, this.#loop).utilization > this.#maxLoopUtilization)
+          rest = Math.max(rest, 10);
+        this.#loop = now;
         await new Promise((resolve) => (rest >= 1 ? setTimeout(resolve, rest) : setImmediate(resolve)));
       }
     } finally {

@@ -91,8 +91,8 @@ export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((p
   sessionsOpen: 20,
   subagentsSpawn: 20,
   sessionsClose: 5,
-  toolsetsPut: 2,
-  toolsetsDelete: 2,
+  toolsetsPut: 10,
+  toolsetsDelete: 10,
   mcpAttach: 50,
   mcpDetach: 10,
 };

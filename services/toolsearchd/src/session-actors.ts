@@ -23,25 +23,20 @@ export class SessionActors {
   readonly #tiers = new Map<string, number>();
   readonly #limit: number;
   readonly #log: Logger;
-  readonly #machine: typeof sessionMachine;
+  readonly #reassemble: (descriptor: SessionDescriptor) => void;
 
   constructor(options: { limit: number; log: Logger; reassemble: (descriptor: SessionDescriptor) => Promise<void> }) {
     this.#limit = options.limit;
     this.#log = options.log;
-    this.#machine = sessionMachine.provide({
-      actions: {
-        reassemble: (_, params) => {
-          void options
-            .reassemble(params.descriptor)
-            .catch((error: Error) =>
-              this.#log.warn(
-                { err: error.message, tenant: params.descriptor.tenant, session: params.descriptor.id },
-                're-assembly failed',
-              ),
-            );
-        },
-      },
-    });
+    this.#reassemble = (descriptor) =>
+      void options
+        .reassemble(descriptor)
+        .catch((error: Error) =>
+          this.#log.warn(
+            { err: error.message, tenant: descriptor.tenant, session: descriptor.id },
+            're-assembly failed',
+          ),
+        );
   }
 
   get size(): number {
@@ -72,7 +67,7 @@ export class SessionActors {
     const existing = sessions.get(descriptor.id);
     if (existing !== undefined) existing.send({ type: 'session.descriptor', descriptor });
     else {
-      const actor = createActor(this.#machine, { id: descriptor.id, input: { descriptor } });
+      const actor = createActor(sessionMachine, { id: descriptor.id, input: { descriptor } });
       actor.subscribe({
         error: (error) =>
           this.#log.error(
@@ -120,13 +115,17 @@ export class SessionActors {
   }
 
   /**
-   * Tells the tenant's sessions held here that these toolsets changed, one session per step of
-   * the returned iterator (the fan-out scheduler runs it a slice at a time); each re-assembles if
-   * its grant holds one of them.
+   * Re-assembles the tenant's sessions held here whose grant holds one of these toolsets, one
+   * session per step of the returned iterator (the fan-out scheduler runs it a slice at a time).
+   * The grant is checked here rather than by an event to each session's actor: 20,000 actor
+   * events per change took a quarter of the daemon's time under a tenant putting toolsets
+   * without pause, for a check that is one array lookup.
    */
   *toolsetsChanged(tenant: string, toolsetIds: readonly string[]): Generator<void> {
-    for (const actor of this.#tenants.get(tenant)?.values() ?? []) {
-      actor.send({ type: 'toolsets.changed', toolsetIds });
+    for (const id of this.#tenants.get(tenant)?.keys() ?? []) {
+      const descriptor = this.#recent.get(`${tenant}\u0000${id}`);
+      if (descriptor !== undefined && toolsetIds.some((toolset) => descriptor.grant.toolsets.includes(toolset)))
+        this.#reassemble(descriptor);
       yield;
     }
   }
