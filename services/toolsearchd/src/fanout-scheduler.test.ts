@@ -27,6 +27,7 @@ describe('FanoutScheduler', () => {
     const done: string[] = [];
     const scheduler = new FanoutScheduler({
       log: pino({ level: 'silent' }),
+      perTenantPerSecond: 1e9,
       run: async (session) => {
         work(0.02);
         await Promise.resolve();
@@ -106,4 +107,20 @@ describe('FanoutScheduler', () => {
     // 20,000 × 20 µs is 400 ms of work; in slices no wait comes near it.
     expect(delay.max / 1e6).toBeLessThan(60);
   }, 30_000);
+
+  it("holds a tenant to its re-assemblies per second while another tenant's run at once", async () => {
+    const done: string[] = [];
+    const scheduler = new FanoutScheduler({
+      log: pino({ level: 'silent' }),
+      perTenantPerSecond: 100,
+      run: async (session) => void done.push(session.tenant),
+    });
+    for (let i = 0; i < 250; i += 1) scheduler.enqueue(descriptor('a', `s${i}`));
+    for (let i = 0; i < 5; i += 1) scheduler.enqueue(descriptor('b', `s${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(done.filter((tenant) => tenant === 'a')).toHaveLength(100);
+    expect(done.filter((tenant) => tenant === 'b')).toHaveLength(5);
+    await scheduler.idle();
+    expect(done.filter((tenant) => tenant === 'a')).toHaveLength(250);
+  }, 10_000);
 });

@@ -28,6 +28,10 @@ export class FanoutScheduler {
   readonly #share: number;
   readonly #maxLoopUtilization: number;
   #loop = performance.eventLoopUtilization();
+  readonly #perTenantPerSecond: number;
+  /** Re-assemblies started per tenant in the budget window that began at `#budgetWindow`. */
+  readonly #started = new Map<string, number>();
+  #budgetWindow = 0;
   #active = false;
   #done: Promise<void> = Promise.resolve();
   #stopped = false;
@@ -52,11 +56,18 @@ export class FanoutScheduler {
      * the slices' own share does not count the work their re-assemblies cause after them.
      */
     maxLoopUtilization?: number;
+    /**
+     * Re-assemblies one tenant may start per second. Each costs its Redis swap and tier event
+     * after its slice as well; unbudgeted, a tenant with 20,000 sessions putting toolsets
+     * without pause kept the daemon busy re-tiering them and others' requests waited.
+     */
+    perTenantPerSecond?: number;
   }) {
     this.#run = options.run;
     this.#log = options.log;
     this.#share = Math.min(1, Math.max(0.05, options.share ?? 0.5));
     this.#maxLoopUtilization = options.maxLoopUtilization ?? 0.6;
+    this.#perTenantPerSecond = options.perTenantPerSecond ?? 2000;
     this.#sliceMs = options.sliceMs ?? 4;
     this.#maxInFlight = options.maxInFlight ?? 32;
   }
@@ -126,9 +137,21 @@ export class FanoutScheduler {
     this.#walks.clear();
   }
 
-  /** The next session, one tenant after another. */
+  /** Whether the tenant may start another re-assembly in this second. */
+  #withinBudget(tenant: string): boolean {
+    const now = performance.now();
+    if (now - this.#budgetWindow >= 1000) {
+      this.#budgetWindow = now;
+      this.#started.clear();
+    }
+    return (this.#started.get(tenant) ?? 0) < this.#perTenantPerSecond;
+  }
+
+  /** The next session, one tenant after another, skipping tenants past their budget. */
   #next(): SessionDescriptor | undefined {
     for (const [tenant, queue] of this.#queues) {
+      if (!this.#withinBudget(tenant)) continue;
+      this.#started.set(tenant, (this.#started.get(tenant) ?? 0) + 1);
       const first = queue.entries().next();
       this.#queues.delete(tenant);
       if (first.done === true) continue;
@@ -154,9 +177,11 @@ export class FanoutScheduler {
         const sliceEnds = started + this.#sliceMs;
         // Walks get up to half a slice while re-assemblies are waiting, the whole slice otherwise.
         this.#advanceWalks(this.pending > 0 ? started + this.#sliceMs / 2 : sliceEnds);
+        let ran = 0;
         while (performance.now() < sliceEnds && this.#inFlight.size < this.#maxInFlight) {
           const descriptor = this.#next();
           if (descriptor === undefined) break;
+          ran += 1;
           // The synchronous part of a re-assembly (building the surface) runs here, inside the slice.
           const running = this.#run(descriptor).catch((error: Error) =>
             this.#log.warn(
@@ -168,6 +193,16 @@ export class FanoutScheduler {
           void running.finally(() => this.#inFlight.delete(running));
         }
         const busy = performance.now() - started;
+        if (ran === 0 && this.pending > 0 && this.#walks.size === 0) {
+          // Nothing could start (all in flight, or every waiting tenant past its budget): wait for
+          // a re-assembly to finish, else for the budget window to turn.
+          if (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
+          else
+            await new Promise((resolve) =>
+              setTimeout(resolve, Math.max(1, this.#budgetWindow + 1000 - performance.now())),
+            );
+          continue;
+        }
         if (this.#inFlight.size >= this.#maxInFlight) await Promise.race(this.#inFlight);
         // Let requests of every tenant in before the next slice, and leave them their share.
         let rest = busy * (1 / this.#share - 1);
