@@ -39,9 +39,19 @@ function toolPattern(pattern: string): (tool: SessionTool) => boolean {
   };
 }
 
+/** Compiled patterns by text, for callers that hold only the text (call policies); bounded. */
+const compiledByText = new Map<string, (tool: SessionTool) => boolean>();
+const COMPILED_BY_TEXT_LIMIT = 4096;
+
 /** Whether a tool matches a rule pattern: its model-facing or original name, or `server:<label>`. */
 export function matchesToolPattern(tool: SessionTool, pattern: string): boolean {
-  return toolPattern(pattern)(tool);
+  let test = compiledByText.get(pattern);
+  if (test === undefined) {
+    if (compiledByText.size >= COMPILED_BY_TEXT_LIMIT) compiledByText.clear();
+    test = toolPattern(pattern);
+    compiledByText.set(pattern, test);
+  }
+  return test(tool);
 }
 
 /** One tool pattern, compiled, and the text it was compiled from (lower-cased: its cache key). */
@@ -196,5 +206,5 @@ export function routedSearch(
 
 /** The first rule that requires human confirmation for this tool, if any (for approval policy). */
 export function confirmationRule(rules: readonly RoutingRule[], tool: SessionTool): RoutingRule | undefined {
-  return rules.find((rule) => rule.confirm === true && rule.tools.some((pattern) => matchesToolPattern(tool, pattern)));
+  return rules.find((rule) => rule.confirm === true && compiled(rule).patterns.some((pattern) => pattern.test(tool)));
 }
