@@ -8,16 +8,19 @@
 import { buildSessionTools, parseToolSearchConfig, ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import { createBridgeSession } from '../src/index';
 import { routedSearch } from '../src/routing';
+import { longToolNames, manyStarPatterns } from '../test/bridge-fixture';
 
 const obj = { type: 'object', properties: {} };
-const longNames = (count: number) =>
-  Array.from({ length: count }, (_, i) => `${'a'.repeat(40)}_${i.toString(36)}_${'ab'.repeat(8)}`.slice(0, 60));
 const toolsets: Toolset[] = [
   {
     id: 'long',
     kind: 'plugin',
     label: 'long',
-    tools: longNames(200).map((name) => ({ name, description: `A tool with a long name ${name}.`, inputSchema: obj })),
+    tools: longToolNames(200).map((name) => ({
+      name,
+      description: `A tool with a long name ${name}.`,
+      inputSchema: obj,
+    })),
   },
   {
     id: 'docs',
@@ -39,8 +42,7 @@ const WHENS = [
   '(x+x+)+y',
   '([a-zA-Z]+)*!',
 ];
-const manyStars = (last: string, stars: number) => `${'*a'.repeat(stars)}*${last}`;
-const patterns = Array.from({ length: 100 }, (_, i) => manyStars(String.fromCharCode(98 + (i % 24)), 12 + (i % 8)));
+const patterns = manyStarPatterns();
 const routing = Array.from({ length: 100 }, (_, i) =>
   i < 32
     ? { when: `${WHENS[i % WHENS.length]}${'?'.repeat(Math.floor(i / 8))}`, tools: patterns, pin: true }

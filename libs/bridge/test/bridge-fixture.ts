@@ -21,3 +21,13 @@ export function issueSession(): BridgeSession {
     coreToolset(['terminal', 'read_file', 'write_file']),
   ]);
 }
+
+/** `count` tool names of 60 characters that share a long run of `a` (hostile to wildcard matching). */
+export function longToolNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `${'a'.repeat(40)}_${i.toString(36)}_${'ab'.repeat(8)}`.slice(0, 60));
+}
+
+/** The most tool patterns a routing rule may hold, each with 12–19 stars: `*a*a…*a*b`. */
+export function manyStarPatterns(count = 100): string[] {
+  return Array.from({ length: count }, (_, i) => `${'*a'.repeat(12 + (i % 8))}*${String.fromCharCode(98 + (i % 24))}`);
+}

@@ -8,7 +8,7 @@ import {
   handleToolSearch,
   routedSearch,
 } from '../src/index';
-import { sessionOf } from './bridge-fixture';
+import { longToolNames, manyStarPatterns, sessionOf } from './bridge-fixture';
 
 const toolsets = [
   toolset('support', [
@@ -120,17 +120,11 @@ describe('search explanations', () => {
   });
 
   it('the largest config of many-star patterns costs little per search once the catalog has been seen', () => {
-    const names = Array.from({ length: 200 }, (_, i) =>
-      `${'a'.repeat(40)}_${i.toString(36)}_${'ab'.repeat(8)}`.slice(0, 60),
-    );
     const long = toolset(
       'long',
-      names.map((name) => tool(name, `A tool with a long name ${name}.`)),
+      longToolNames(200).map((name) => tool(name, `A tool with a long name ${name}.`)),
     );
-    const patterns = Array.from(
-      { length: 100 },
-      (_, i) => `${'*a'.repeat(12 + (i % 8))}*${String.fromCharCode(98 + (i % 24))}`,
-    );
+    const patterns = manyStarPatterns();
     const routing = Array.from({ length: 100 }, (_, i) =>
       i < 32 ? { when: `a{${i + 1}}`, tools: patterns, pin: true } : { tools: patterns, boost: 2 },
     );
