@@ -63,6 +63,11 @@ export const DaemonConfigSchema = z
           .min(1024)
           .max(16 * 1024 * 1024)
           .default(128 * 1024),
+        /**
+         * Routing-pattern tests one tenant's searches may make per second on a replica while they
+         * learn which tools a session config's patterns match (see routing-budgets.ts).
+         */
+        routingTestsPerSecond: z.number().int().min(1000).max(100_000_000).default(200_000),
       })
       .strict()
       .prefault({}),
