@@ -118,7 +118,10 @@ export class QuotaGate {
   readonly #redis: Redis;
   readonly #prefix: string;
   /** Per tenant: requests counted here in the current window, not yet added to Redis, and the shared total last seen. */
-  readonly #windows = new Map<string, { window: number; pending: number; shared: number }>();
+  readonly #windows = new Map<
+    string,
+    { window: number; pending: number; shared: number; refusal?: QuotaExceededError | undefined }
+  >();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
@@ -188,14 +191,20 @@ export class QuotaGate {
 
   /**
    * The refusal for a request of a tenant whose window of this second is already full, without
-   * counting it: only verified requests fill a window, so no one else can fill a tenant's.
+   * counting it: only verified requests fill a window, so no one else can fill a tenant's. One
+   * refusal object per window, so that a flood of refused requests costs no error object each.
    */
   refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
     const limit = this.limits(tenant).requestsPerSecond;
     if (counter.shared + counter.pending < limit) return undefined;
-    return new QuotaExceededError('requestsPerSecond', limit, 'too many requests in this second; retry in a moment');
+    counter.refusal ??= new QuotaExceededError(
+      'requestsPerSecond',
+      limit,
+      'too many requests in this second; retry in a moment',
+    );
+    return counter.refusal;
   }
 
   /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
