@@ -68,6 +68,10 @@ export const DaemonConfigSchema = z
          * learn which tools a session config's patterns match (see routing-budgets.ts).
          */
         routingTestsPerSecond: z.number().int().min(1000).max(100_000_000).default(200_000),
+        /** Patterns with `*` a session's grant may have, its ancestors' allow lists included. */
+        maxGrantWildcards: z.number().int().min(0).max(1000).default(32),
+        /** Wildcard patterns × tool names a grant may test when a session opens (see grant.ts). */
+        maxGrantTests: z.number().int().min(1000).max(1_000_000_000).default(1_000_000),
       })
       .strict()
       .prefault({}),

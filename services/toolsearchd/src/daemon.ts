@@ -287,6 +287,10 @@ export class Daemon {
       quotas: this.#quotas,
       queues: () => this.#dispatcher.queues,
       maxToolBytes: this.#config.limits.maxToolBytes,
+      grantLimits: {
+        maxWildcards: this.#config.limits.maxGrantWildcards,
+        maxTests: this.#config.limits.maxGrantTests,
+      },
     });
     return this.#lifecycle;
   }

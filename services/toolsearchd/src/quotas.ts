@@ -228,6 +228,23 @@ export class QuotaGate {
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }
 
+  /**
+   * Counts work a request turned out to cost beyond its weight (a grant's pattern tests, known
+   * only once its toolsets are looked up) against the tenant's requests per second, without
+   * refusing: the work is done, and the tenant's next requests wait for it instead.
+   */
+  charge(tenant: string, weight: number, now = Date.now()): void {
+    if (weight <= 0) return;
+    const window = Math.floor(now / 1000);
+    let counter = this.#windows.get(tenant);
+    if (counter === undefined || counter.window !== window) {
+      counter = { window, pending: 0, shared: 0 };
+      this.#windows.set(tenant, counter);
+    }
+    counter.pending += weight;
+    this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
+  }
+
   /** Adds the local counts to the shared windows and learns the totals of every replica. */
   async #sync(): Promise<void> {
     this.#timer = undefined;
