@@ -157,7 +157,8 @@ describe('parseEnableToolSearch', () => {
   it('maps each documented value', () => {
     expect(parseEnableToolSearch(undefined)).toBeUndefined();
     expect(parseEnableToolSearch('true')).toEqual({ kind: 'on' });
-    expect(parseEnableToolSearch('auto')).toEqual({ kind: 'on' });
+    // Seed 003: plain auto is auto:10, not always on.
+    expect(parseEnableToolSearch('auto')).toEqual({ kind: 'budget', pct: 10 });
     expect(parseEnableToolSearch('false')).toEqual({ kind: 'off' });
     expect(parseEnableToolSearch('auto:5')).toEqual({ kind: 'budget', pct: 5 });
     expect(parseEnableToolSearch('AUTO:12.5')).toEqual({ kind: 'budget', pct: 12.5 });
