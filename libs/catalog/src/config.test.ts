@@ -14,6 +14,9 @@ describe('parseToolSearchConfig', () => {
       listing_max_tokens: 4000,
     });
     expect([...config.defer]).toEqual(DEFAULT_DEFER_TOOLS);
+    // Seed 000: session_search is a core tool that is always loaded.
+    expect(config.core_tools.has('session_search')).toBe(true);
+    expect(config.defer.has('session_search')).toBe(false);
     expect([...config.core_tools]).toEqual(DEFAULT_CORE_TOOLS);
     expect(warnings).toEqual([]);
   });

@@ -108,12 +108,13 @@ export const DEFAULT_CORE_TOOLS: readonly string[] = [
 ];
 
 /**
- * Core tools that are rarely needed and are deferred unless the user's `defer` list says otherwise.
- * `clarify` is deliberately absent: deferring it made models stop asking structured questions.
+ * Core tools that are rarely needed and are deferred unless the user's `defer` list says otherwise
+ * (the list itself is this project's addition to seed 000, where core tools are never deferred).
+ * `clarify` is deliberately absent: deferring it made models stop asking structured questions; so
+ * is `session_search`, which seed 000 names among the core tools that are always loaded.
  */
 export const DEFAULT_DEFER_TOOLS: readonly string[] = [
   'computer_use',
-  'session_search',
   'image_generate',
   'todo_list',
   'process_manage',
