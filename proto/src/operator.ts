@@ -83,6 +83,10 @@ export const AuditRecordSchema = z.object({
   outcome: z.string(),
   approval_id: z.string(),
   at: z.number().int(),
+  /** Vetting records (`outcome` `vetting:<decision>`): the pinned digest before the change. */
+  digest_before: z.string().optional(),
+  /** Vetting records: the finding codes, or who accepted. */
+  detail: z.string().optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export const AuditRecentReplySchema = z.object({ ok: z.literal(true), records: z.array(AuditRecordSchema) });

@@ -99,6 +99,8 @@ export class OperatorViews {
         outcome: record.outcome,
         approval_id: record.approvalId,
         at: record.at,
+        ...(record.digestBefore !== undefined ? { digest_before: record.digestBefore } : {}),
+        ...(record.detail !== undefined ? { detail: record.detail } : {}),
       }));
     return { ok: true, records };
   }

@@ -16,6 +16,10 @@ export interface TraceRecord {
   readonly outcome: string;
   readonly approvalId: string;
   readonly at: number;
+  /** Vetting records (`outcome` `vetting:<decision>`): the pinned digest before; `digest` is after. */
+  readonly digestBefore?: string;
+  /** Vetting records: the finding codes, or who accepted a change. */
+  readonly detail?: string;
 }
 
 /**
@@ -67,6 +71,8 @@ export class AuditLog {
         record.approvalId,
         'at',
         String(record.at),
+        ...(record.digestBefore !== undefined ? ['digest_before', record.digestBefore] : []),
+        ...(record.detail !== undefined ? ['detail', record.detail] : []),
       );
     }
     const results = await pipeline.exec();
@@ -92,6 +98,8 @@ export class AuditLog {
         outcome: value['outcome'] ?? '',
         approvalId: value['approval_id'] ?? '',
         at: Number(value['at'] ?? 0),
+        ...(value['digest_before'] !== undefined ? { digestBefore: value['digest_before'] } : {}),
+        ...(value['detail'] !== undefined ? { detail: value['detail'] } : {}),
       };
     });
   }
