@@ -68,18 +68,40 @@ export function definitionDigest(tool: ToolDefinition): string {
   return createHash('sha256').update(canonicalJson(tool)).digest('hex');
 }
 
-/** Everything but the prose: a change here changes what a call does or how risky it is. */
+/** A schema without the keys that say nothing (`properties: {}`, `required: []`). */
+function meaningful(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && typeof value === 'object' && value !== null && Object.keys(value).length === 0)
+      continue;
+    if (key === 'required' && Array.isArray(value) && value.length === 0) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * Everything but the prose: a change here changes what a call takes or does, or how risky it is.
+ * Schemas are compared without keys that say nothing, so `{type: "object"}` and the same with an
+ * empty `properties` are one shape.
+ */
 function riskShape(tool: ToolDefinition): string {
   const {
     description: _description,
     title: _title,
     annotations,
+    inputSchema,
+    outputSchema,
     ...rest
-  } = tool as ToolDefinition & {
-    title?: unknown;
-  };
+  } = tool as ToolDefinition & { title?: unknown };
   const { title: _annotationTitle, ...hints } = annotations ?? {};
-  return canonicalJson({ ...rest, annotations: hints });
+  return canonicalJson({
+    ...rest,
+    annotations: hints,
+    inputSchema: meaningful(inputSchema),
+    outputSchema: meaningful(outputSchema),
+  });
 }
 
 const ACTION_RANK: Record<VettingAction, number> = { warn: 0, strip: 1, quarantine: 2 };
