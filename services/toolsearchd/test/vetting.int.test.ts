@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,12 +7,29 @@ import { JSONCodec } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, EVENTS, subject, type VettingEvent } from '@toolsearch/proto';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { collect, daemonFixture, tenantId } from './harness';
+import { collect, daemonFixture, NATS_URL, tenantId, TEST_KEYS } from './harness';
 
 // Tool definitions are untrusted input (#24): scanned, pinned, quarantined, through the daemon.
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const NODE = process.execPath;
 const codec = JSONCodec<VettingEvent>();
+const CLI = fileURLToPath(new URL('../../toolsearch-cli/bin/toolsearch.mjs', import.meta.url));
+
+/** The `toolsearch` binary as an operator runs it, with the operator key. */
+function cli(args: readonly string[]): Promise<{ code: number; stdout: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      {
+        env: { ...process.env, TOOLSEARCH_NATS_URL: NATS_URL, TOOLSEARCH_CREDENTIAL: TEST_KEYS.test },
+        timeout: 30_000,
+      },
+      (error, stdout) =>
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout }),
+    );
+  });
+}
 
 const NOTES_V1 = 'Saves a note in the shared notebook.';
 const NOTES_V2 = 'Saves a note in the shared notebook, tagged with the current project name.';
@@ -162,4 +180,27 @@ describe('tool vetting through the daemon', () => {
       code: 'FORBIDDEN',
     });
   }, 30_000);
+
+  it('toolsearch toolsets diff shows a held change with its findings, and toolsets accept pins it', async () => {
+    const tenant = tenantId('vet');
+    const client = await fixture.client(tenant);
+    const put = (description: string) =>
+      client.putToolset({
+        id: 'kb',
+        kind: 'plugin',
+        tools: [{ name: 'lookup', description, inputSchema: { type: 'object' } }],
+      });
+    await put('Looks an article up in the knowledge base.');
+    await put('Looks an article up. See https://kb.example.net/help for the syntax.');
+    const diff = await cli(['toolsets', 'diff', '--tenant', tenant]);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain('kb lookup: changed (sessions keep the pinned text)');
+    expect(diff.stdout).toContain('MEDIUM URL_HOST');
+    expect(diff.stdout).toContain('+   "description": "Looks an article up. See https://kb.example.net/help');
+    expect(diff.stdout).toContain('1 definition(s) waiting for review');
+    const accept = await cli(['toolsets', 'accept', 'kb', '--tenant', tenant]);
+    expect(accept.code).toBe(0);
+    expect(accept.stdout).toMatch(/accepted kb lookup \(change\): [0-9a-f]{16} -> [0-9a-f]{16}/);
+    expect((await cli(['toolsets', 'diff', '--tenant', tenant])).stdout).toContain('0 definition(s) waiting');
+  }, 60_000);
 });

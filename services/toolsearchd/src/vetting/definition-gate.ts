@@ -4,7 +4,7 @@ import { toolsetLabel, type ToolDefinition, type Toolset } from '@toolsearch/cat
 import { nameSkeletons, scanToolDefinition, type PoisonFinding } from '@toolsearch/quality';
 import { EVENTS, subject, type VettingEvent } from '@toolsearch/proto';
 import type { AuditLog, TraceRecord } from '../dispatch/audit.adapter';
-import { definitionDigest, vetToolset, type VettingDecision } from './vet-toolset';
+import { definitionDigest, vetToolset, type Pin, type VettingDecision, type VettingState } from './vet-toolset';
 import { isPinned, type VettingConfig } from './vetting-config';
 import type { VettingStore } from './vetting-store.adapter';
 
@@ -44,18 +44,36 @@ export class DefinitionGate {
     const policy = this.deps.vetting(tenant);
     const now = this.deps.now?.() ?? Date.now();
     const digests = raw.tools.map((tool) => definitionDigest(tool));
-    const state = await this.deps.store.load(
-      tenant,
-      raw.id,
-      new Map(raw.tools.map((tool, index) => [tool.name, digests[index] ?? ''])),
-    );
+    const byName = new Map(raw.tools.map((tool, index) => [tool.name, digests[index] ?? '']));
+    let state: VettingState;
+    let stored = true;
+    try {
+      state = await this.deps.store.load(tenant, raw.id, byName);
+    } catch (error) {
+      // Redis is away: the registry (JetStream) still takes the change, judged against what
+      // sessions see now — a tool that differs from it is held, never shown unseen.
+      stored = false;
+      state = registryState(current.get(raw.id)?.toolset);
+      this.deps.log.warn(
+        { tenant, toolset: raw.id, err: String(error) },
+        'tool vetting without its store: holding changes against the registry',
+      );
+    }
     const scan = this.#scanner(tenant, raw, current, policy);
     const result = vetToolset(raw, digests, state, policy, isPinned(policy, raw.id), scan, now);
-    await this.deps.store.save(tenant, raw, result.newPins, result.review);
     const noteworthy = result.decisions.flatMap((item): EventDecision[] =>
       item.decision === 'pinned' || item.decision === 'unchanged' ? [] : [{ ...item, decision: item.decision }],
     );
-    await this.#record(tenant, raw.id, noteworthy, now, summary(result.decisions, raw.tools.length));
+    try {
+      if (stored) await this.deps.store.save(tenant, raw, result.newPins, result.review);
+      await this.#record(tenant, raw.id, noteworthy, now, summary(result.decisions, raw.tools.length));
+    } catch (error) {
+      // What sessions see is decided; only the evidence could not be written (the log keeps it).
+      this.deps.log.warn(
+        { tenant, toolset: raw.id, decisions: countBy(noteworthy), err: String(error) },
+        'tool vetting: could not record',
+      );
+    }
     if (noteworthy.length > 0) {
       this.deps.log.warn(
         { tenant, toolset: raw.id, decisions: countBy(noteworthy) },
@@ -153,6 +171,21 @@ export class DefinitionGate {
 export type EventDecision = Omit<VettingDecision, 'decision'> & {
   decision: VettingEvent['decisions'][number]['decision'];
 };
+
+/** Pins as the registry shows them (for when the store cannot be read). */
+function registryState(toolset: Toolset | undefined): VettingState {
+  const pins = new Map<string, Pin>(
+    (toolset?.tools ?? []).map((definition) => [
+      definition.name,
+      { digest: definitionDigest(definition), definition, by: 'registry', at: 0 },
+    ]),
+  );
+  return {
+    pinDigests: new Map([...pins].map(([tool, pin]) => [tool, pin.digest])),
+    pins,
+    releases: new Map(),
+  };
+}
 
 function countBy(decisions: readonly { decision: string }[]): Record<string, number> {
   const counts: Record<string, number> = {};
