@@ -77,4 +77,13 @@ describe('vetToolset', () => {
     expect(isPinned(VettingConfigSchema.parse({ unpinned: ['x'] }), 'mcp-x')).toBe(false);
     expect(isPinned(VettingConfigSchema.parse({}), 'mcp-x')).toBe(true);
   });
+
+  it('digests a definition the same whatever its key order, and differently when a value changes', () => {
+    const a = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } };
+    const b = { inputSchema: { properties: { x: { type: 'string' } }, type: 'object' }, description: 'd', name: 't' };
+    expect(definitionDigest(a as ToolDefinition)).toBe(definitionDigest(b as ToolDefinition));
+    expect(definitionDigest({ ...a, description: 'e' } as ToolDefinition)).not.toBe(
+      definitionDigest(a as ToolDefinition),
+    );
+  });
 });
