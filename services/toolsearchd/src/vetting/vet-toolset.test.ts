@@ -81,9 +81,9 @@ describe('vetToolset', () => {
   it('digests a definition the same whatever its key order, and differently when a value changes', () => {
     const a = { name: 't', description: 'd', inputSchema: { type: 'object', properties: { x: { type: 'string' } } } };
     const b = { inputSchema: { properties: { x: { type: 'string' } }, type: 'object' }, description: 'd', name: 't' };
-    expect(definitionDigest(a as ToolDefinition)).toBe(definitionDigest(b as ToolDefinition));
-    expect(definitionDigest({ ...a, description: 'e' } as ToolDefinition)).not.toBe(
-      definitionDigest(a as ToolDefinition),
+    expect(definitionDigest(a as unknown as ToolDefinition)).toBe(definitionDigest(b as unknown as ToolDefinition));
+    expect(definitionDigest({ ...a, description: 'e' } as unknown as ToolDefinition)).not.toBe(
+      definitionDigest(a as unknown as ToolDefinition),
     );
   });
 });

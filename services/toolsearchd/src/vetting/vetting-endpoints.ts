@@ -47,7 +47,9 @@ export class VettingEndpoints {
 
   async diff(tenant: string, body: unknown) {
     const { toolset } = parse(ToolsetsDiffRequestSchema, body);
-    const held = await this.deps.store.review(tenant, toolset);
+    // A toolset removed since keeps its pins (a re-attach is compared with them), not its review.
+    const registered = this.deps.registry.toolsets(tenant);
+    const held = (await this.deps.store.review(tenant, toolset)).filter((entry) => registered.has(entry.toolset));
     return {
       ok: true as const,
       toolsets: held.map((entry) => ({ toolset: entry.toolset, items: entry.items.map((item) => toWire(item)) })),
@@ -58,7 +60,8 @@ export class VettingEndpoints {
     const request = parse(ToolsetsAcceptRequestSchema, body);
     const [held] = await this.deps.store.review(tenant, request.toolset);
     const raw = await this.deps.store.raw(tenant, request.toolset);
-    if (held === undefined || raw === undefined)
+    // Accepting must never bring back a toolset that was deleted or detached since.
+    if (held === undefined || raw === undefined || !this.deps.registry.toolsets(tenant).has(request.toolset))
       throw new RequestError(
         WIRE_ERROR_CODES.TOOLSET_NOT_FOUND,
         `toolset '${request.toolset}' has nothing waiting for review; \`toolsearch toolsets diff\` lists what does.`,
