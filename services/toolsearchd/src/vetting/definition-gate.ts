@@ -13,6 +13,8 @@ const codec = JSONCodec<VettingEvent>();
 const MAX_CACHED_SCANS = 50_000;
 /** Audit and event entries per vetting: one toolset of 10,000 poisoned tools cannot flood the trail. */
 const MAX_RECORDED = 500;
+/** Findings per tool in the event (the full list is in `toolsets diff`). */
+const MAX_EVENT_FINDINGS = 10;
 
 /**
  * The one door tool definitions pass before the registry stores them, whatever brought them
@@ -132,9 +134,14 @@ export class DefinitionGate {
     const event: VettingEvent = {
       tenant,
       toolset,
-      decisions: kept.map((item) => ({ ...item, findings: [...item.findings] })),
+      decisions: kept.map((item) => ({ ...item, findings: item.findings.slice(0, MAX_EVENT_FINDINGS) })),
     };
-    this.deps.nc.publish(subject(EVENTS.toolsetVetting.template, { tenant }), codec.encode(event));
+    try {
+      this.deps.nc.publish(subject(EVENTS.toolsetVetting.template, { tenant }), codec.encode(event));
+    } catch (error) {
+      // Past the server's max_payload: the audit trail has the records; the event is best effort.
+      this.deps.log.warn({ tenant, toolset, err: String(error) }, 'tool vetting event not published');
+    }
   }
 
   #scanner(
