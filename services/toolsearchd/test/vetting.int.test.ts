@@ -203,4 +203,28 @@ describe('tool vetting through the daemon', () => {
     expect(accept.stdout).toMatch(/accepted kb lookup \(change\): [0-9a-f]{16} -> [0-9a-f]{16}/);
     expect((await cli(['toolsets', 'diff', '--tenant', tenant])).stdout).toContain('0 definition(s) waiting');
   }, 60_000);
+
+  it('compares a re-attached server with the pins of its first attach', async () => {
+    const tenant = tenantId('vet');
+    const client = await fixture.client(tenant);
+    const file = toolsFile(NOTES_V1);
+    const attach = () =>
+      client.call(ENDPOINTS.mcpAttach, {
+        name: 'again',
+        transport: { type: 'stdio', command: NODE, args: [FIXTURE, file.path] },
+      });
+    await attach();
+    expect(await client.call(ENDPOINTS.mcpDetach, { name: 'again' })).toMatchObject({ detached: true });
+    file.write(NOTES_V2);
+    await attach();
+    const { session } = await client.openSession({
+      grant: { toolsets: ['mcp-again'] },
+      model: { contextLength: 128_000 },
+    });
+    const text = await seen(client, session.id, 'save a note', ['again__notes']);
+    expect(text).toContain(NOTES_V1);
+    expect(text).not.toContain('tagged with the current project');
+    const diff = await client.call(ENDPOINTS.toolsetsDiff, {});
+    expect(diff.toolsets).toMatchObject([{ toolset: 'mcp-again', items: [{ tool: 'notes', kind: 'change' }] }]);
+  }, 40_000);
 });
