@@ -116,3 +116,13 @@ export {
   AuditRecordSchema,
 } from './operator';
 export type { SessionSummary, ToolsetSummary, AuditRecord } from './operator';
+export {
+  VettingFindingSchema,
+  ReviewItemSchema,
+  ToolsetsDiffRequestSchema,
+  ToolsetsDiffReplySchema,
+  ToolsetsAcceptRequestSchema,
+  ToolsetsAcceptReplySchema,
+  VettingEventSchema,
+} from './vetting';
+export type { VettingFinding, ReviewItem, VettingEvent } from './vetting';
