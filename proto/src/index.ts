@@ -126,3 +126,5 @@ export {
   VettingEventSchema,
 } from './vetting';
 export type { VettingFinding, ReviewItem, VettingEvent } from './vetting';
+export { HOOKS, PreHookRequestSchema, PreHookReplySchema, PostHookRequestSchema } from './hooks';
+export type { PreHookRequest, PreHookReply, PostHookRequest } from './hooks';

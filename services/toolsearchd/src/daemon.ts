@@ -390,6 +390,7 @@ export class Daemon {
     return {
       tenant: descriptor.tenant,
       session: descriptor.id,
+      role: descriptor.role,
       bridge: surface.bridge,
       routing: surface.config.config.routing,
       policy: this.#dispatcher.policyOf(descriptor.tenant),
