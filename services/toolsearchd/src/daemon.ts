@@ -18,6 +18,7 @@ import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
 import { RoutingBudgets } from './routing-budgets';
+import { ActivationLatch } from './activation-latch';
 import { OperatorViews } from './operator-views';
 import { SurfaceEndpoints } from './surface-endpoints';
 import { ToolsetEndpoints } from './toolset-endpoints';
@@ -58,6 +59,7 @@ export class Daemon {
   readonly #log: Logger;
   readonly #surfaces: SurfaceBuilder;
   readonly #routingBudgets: RoutingBudgets;
+  #latch: ActivationLatch | undefined;
   #nc: NatsConnection | undefined;
   #redis: Redis | undefined;
   #registry: ToolsetRegistry | undefined;
@@ -153,12 +155,18 @@ export class Daemon {
     if (mismatch !== undefined) this.#log.warn({ bucket, replicas: this.#registry.replicas }, mismatch);
     const watch = new RegistryWatch({ nc: this.#nc, registry: this.#registry, log: this.#log });
     this.#watch = watch;
+    this.#latch = new ActivationLatch({
+      store: this.#store,
+      actors: this.#actors,
+      invalidate: (tenant, ids) => this.#sessions.invalidate(tenant, ids),
+    });
     const fanout = new TierFanout({
       nc: this.#nc,
       store: this.#store,
       registry: this.#registry,
       surfaces: this.#surfaces,
       actors: this.#actors,
+      latch: this.#latch,
       reassembly: this.#reassembly,
       log: this.#log,
     });
@@ -279,6 +287,11 @@ export class Daemon {
     this.#log.info({ nats: redactUrl(config.nats.url), bucket: config.namespace.bucket }, 'toolsearchd serving');
   }
 
+  get #requiredLatch(): ActivationLatch {
+    if (this.#latch === undefined) throw new Error('the daemon is not started');
+    return this.#latch;
+  }
+
   get #required() {
     if (this.#registry === undefined || this.#store === undefined || this.#nc === undefined)
       throw new Error('the daemon is not started');
@@ -294,6 +307,7 @@ export class Daemon {
       nc: this.#required.nc,
       quotas: this.#quotas,
       queues: () => this.#dispatcher.queues,
+      latch: () => this.#requiredLatch,
       maxToolBytes: this.#config.limits.maxToolBytes,
       grantLimits: {
         maxWildcards: this.#config.limits.maxGrantWildcards,
@@ -312,6 +326,7 @@ export class Daemon {
       noteTier: (tenant, session, tier) => this.#actors.noteTier(tenant, session, tier),
       observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
       routingBudget: (tenant) => this.#routingBudgets.for(tenant),
+      latch: this.#requiredLatch,
     });
     return this.#surfaceViews;
   }

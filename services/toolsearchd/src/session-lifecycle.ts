@@ -9,6 +9,7 @@ import {
   SpawnRequestSchema,
   WIRE_ERROR_CODES,
 } from '@toolsearch/proto';
+import type { ActivationLatch } from './activation-latch';
 import type { WorkerQueues } from './dispatch/worker-queues.adapter';
 import { ancestorAllowsOf, exceedsParent, grantTests, grantWarnings, narrowGrant, type AncestorAllows } from './grant';
 import { ownerFor } from './identity/authority';
@@ -47,6 +48,8 @@ export class SessionLifecycle {
       nc: NatsConnection;
       quotas: QuotaGate | undefined;
       queues: () => WorkerQueues;
+      /** Keeps a budget-gated session on once its first assembly turned it on. */
+      latch: () => ActivationLatch;
       /** `limits.maxToolBytes`, for the core tools a session brings. */
       maxToolBytes: number;
       /** `limits.maxGrantWildcards` and `limits.maxGrantTests`: what filtering by a grant may cost. */
@@ -157,8 +160,10 @@ export class SessionLifecycle {
       lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
       ancestorAllows: ancestorAllows.map((list) => [...list]),
     };
-    const { token, descriptor } = await store.create(fresh);
+    const { token, descriptor: created } = await store.create(fresh);
+    let descriptor = created;
     const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
+    descriptor = await this.deps.latch().note(descriptor, surface.assembly.result);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.deps.actors.track(descriptor);
     this.deps.actors.noteTier(tenant, descriptor.id, surface.assembly.result.tier);

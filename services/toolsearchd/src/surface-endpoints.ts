@@ -7,6 +7,7 @@ import {
   SearchRequestSchema,
   type SurfaceSummary,
 } from '@toolsearch/proto';
+import type { ActivationLatch } from './activation-latch';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse } from './serve-request';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
@@ -24,6 +25,8 @@ export class SurfaceEndpoints {
       store: SessionStore;
       surfaces: SurfaceBuilder;
       descriptor: (tenant: string, session: string | undefined) => Promise<SessionDescriptor>;
+      /** Keeps a budget-gated session on once an assembly turned it on. */
+      latch: ActivationLatch;
       /** The tier a session was just assembled at (for the tier metric). */
       noteTier: (tenant: string, session: string, tier: number) => void;
       /** Seconds spent ranking one search (for the search latency metric). */
@@ -42,8 +45,7 @@ export class SurfaceEndpoints {
     const descriptor = await this.deps.descriptor(tenant, session);
     const assembly = this.deps.surfaces.build(descriptor, this.deps.registry, format).assembly;
     const { result } = assembly;
-    if (result.mode === 'budget' && result.activated && !descriptor.activated)
-      await this.deps.store.markActivated(tenant, descriptor.id);
+    await this.deps.latch.note(descriptor, result);
     this.deps.noteTier(tenant, descriptor.id, result.tier);
     return assembly;
   }

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { EVENTS, subject } from '@toolsearch/proto';
 import type { FanoutScheduler } from './fanout-scheduler';
 import type { RegistryChange, ToolsetRegistry } from './registry.adapter';
+import type { ActivationLatch } from './activation-latch';
 import type { SessionActors } from './session-actors';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
@@ -25,6 +26,8 @@ export interface TierFanoutDeps {
   readonly registry: ToolsetRegistry;
   readonly surfaces: SurfaceBuilder;
   readonly actors: SessionActors;
+  /** Keeps a budget-gated session on once a re-assembly turned it on. */
+  readonly latch: ActivationLatch;
   /** Where re-assemblies, and the walks that tell held sessions of a change, run in slices. */
   readonly reassembly: FanoutScheduler;
   readonly log: Logger;
@@ -176,8 +179,9 @@ export class TierFanout {
   }
 
   async #publishIfChanged(descriptor: SessionDescriptor): Promise<void> {
-    const { store, registry, nc, surfaces } = this.#deps;
+    const { store, registry, nc, surfaces, latch } = this.#deps;
     const { result } = surfaces.build(descriptor, registry).assembly;
+    await latch.note(descriptor, result);
     if (!(await store.swapHash(descriptor.tenant, descriptor.id, result.hash))) return;
     nc.publish(
       subject(EVENTS.sessionTier.template, { tenant: descriptor.tenant, session: descriptor.id }),
