@@ -86,7 +86,7 @@ export class DaemonMetrics {
     });
     this.#vetting = new Histogram({
       name: 'toolsearch_vetting_duration_seconds',
-      help: 'Time spent vetting one stored toolset: phase scan (the poisoning scanner alone) and total (digests, pins, scan, policy, audit).',
+      help: 'Time spent vetting one stored toolset: phase scan (the poisoning scanner with its set-up and findings cache) and total (digests, pins, scan, policy, audit).',
       labelNames: ['phase'],
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,

@@ -158,6 +158,7 @@ export class DefinitionGate {
     current: ReadonlyMap<string, { toolset: Toolset }>,
     policy: VettingConfig,
   ): { scan: (tool: ToolDefinition, digest: string) => readonly PoisonFinding[]; elapsedMs: () => number } {
+    const setup = performance.now();
     const servers = this.#servers.of(tenant, raw, current);
     // What the findings depend on besides the definition: the same key, the same findings.
     const context = createHash('sha256')
@@ -174,17 +175,18 @@ export class DefinitionGate {
           [raw, ...servers.others].flatMap((toolset) => toolset.tools.map((tool) => tool.name)),
         )),
     };
-    // Only scans are timed (two clock reads per scanned tool, about 0.1 µs): cache hits are not.
-    let elapsedMs = 0;
+    // The scan's time: this set-up, each cache lookup and each scan (two clock reads a tool).
+    let elapsedMs = performance.now() - setup;
     const scan = (tool: ToolDefinition, digest: string): readonly PoisonFinding[] => {
-      const key = `${context}\u0000${digest}`;
-      const known = this.#scans.get(key);
-      if (known !== undefined) return known;
       const started = performance.now();
-      const findings = scanToolDefinition(tool, options);
+      const key = `${context}\u0000${digest}`;
+      let findings = this.#scans.get(key);
+      if (findings === undefined) {
+        findings = scanToolDefinition(tool, options);
+        if (this.#scans.size >= MAX_CACHED_SCANS) this.#scans.delete(this.#scans.keys().next().value as string);
+        this.#scans.set(key, findings);
+      }
       elapsedMs += performance.now() - started;
-      if (this.#scans.size >= MAX_CACHED_SCANS) this.#scans.delete(this.#scans.keys().next().value as string);
-      this.#scans.set(key, findings);
       return findings;
     };
     return { scan, elapsedMs: () => elapsedMs };
