@@ -149,7 +149,13 @@ export class Daemon {
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     const { bucket } = config.namespace;
     // Every stored toolset passes the tenant's vetting first (scan, policy, pins).
-    const vetting = createVetting({ redis: this.#redis, nc: this.#nc, log: this.#log, config });
+    const vetting = createVetting({
+      redis: this.#redis,
+      nc: this.#nc,
+      log: this.#log,
+      config,
+      observe: (scanMs, totalMs) => this.#metrics.observeVetting(scanMs / 1000, totalMs / 1000),
+    });
     this.#registry = await ToolsetRegistry.open(this.#nc, bucket, config.limits, config.nats.kvReplicas, vetting.vet);
     const mismatch = replicaMismatch(bucket, config.nats.kvReplicas, this.#registry.replicas);
     if (mismatch !== undefined) this.#log.warn({ bucket, replicas: this.#registry.replicas }, mismatch);

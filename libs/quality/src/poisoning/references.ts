@@ -72,7 +72,7 @@ function isNameChar(code: number): boolean {
 export function scanOtherServerTools(
   field: TextField,
   ownServer: string | undefined,
-  knownServers: ReadonlySet<string> | undefined,
+  knownServers: Pick<ReadonlySet<string>, 'has'> | undefined,
 ): PoisonFinding[] {
   const text = field.text;
   const findings: PoisonFinding[] = [];

@@ -14,8 +14,11 @@ export interface PoisonScanOptions {
   readonly server?: string;
   /** Hosts whose links are not reported (a host also allows its subdomains; `*.` is optional). */
   readonly allowedHosts?: readonly string[];
-  /** Servers of the catalog, lower case: when given, only `name__tool` of these servers is reported. */
-  readonly knownServers?: ReadonlySet<string>;
+  /**
+   * Servers of the catalog, lower case: when given, only `name__tool` of these servers is reported
+   * (only `has` is asked: a caller may answer from a set it shares with other scans).
+   */
+  readonly knownServers?: Pick<ReadonlySet<string>, 'has'>;
   /**
    * Other tool names of the catalog by skeleton, for look-alike names (see `nameSkeletons`), or a
    * function giving them: only a name outside ASCII needs them, so a catalog builds them lazily.

@@ -49,6 +49,7 @@ export class DaemonMetrics {
   readonly #search: Histogram;
   readonly #decisions: Counter<'decision'>;
   readonly #mcpRequests: Counter<'method' | 'outcome'>;
+  readonly #vetting: Histogram<'phase'>;
 
   constructor(sources: MetricSources) {
     const registers = [this.registry];
@@ -81,6 +82,13 @@ export class DaemonMetrics {
       name: 'toolsearch_mcp_requests_total',
       help: 'Requests on the MCP endpoint (/mcp), by JSON-RPC method and outcome.',
       labelNames: ['method', 'outcome'],
+      registers,
+    });
+    this.#vetting = new Histogram({
+      name: 'toolsearch_vetting_duration_seconds',
+      help: 'Time spent vetting one stored toolset: phase scan (the poisoning scanner with its set-up and findings cache) and total (digests, pins, scan, policy, audit).',
+      labelNames: ['phase'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers,
     });
     new Gauge({
@@ -139,6 +147,12 @@ export class DaemonMetrics {
 
   observeMcpRequest(method: string, outcome: string): void {
     this.#mcpRequests.inc({ method, outcome: MCP_OUTCOMES.has(outcome) ? outcome : 'other' });
+  }
+
+  /** One toolset vetted: seconds in the scanner, and in the whole vetting. */
+  observeVetting(scanSeconds: number, totalSeconds: number): void {
+    this.#vetting.observe({ phase: 'scan' }, scanSeconds);
+    this.#vetting.observe({ phase: 'total' }, totalSeconds);
   }
 
   /** The exposition text and its content type. */

@@ -20,6 +20,8 @@ export function createVetting(deps: {
   redis: Redis;
   nc: NatsConnection;
   log: Logger;
+  /** Told after each toolset: milliseconds in the scanner, and in the whole vetting. */
+  observe?: (scanMs: number, totalMs: number) => void;
   config: {
     vetting: VettingConfig;
     tenants: Record<string, { vetting?: Partial<VettingConfig> | undefined }>;
@@ -27,7 +29,7 @@ export function createVetting(deps: {
     dispatch: { auditMaxLen: number };
   };
 }): Vetting {
-  const { redis, nc, log, config } = deps;
+  const { redis, nc, log, config, observe } = deps;
   const store = new VettingStore(redis, config.namespace.redisPrefix);
   const gate = new DefinitionGate({
     store,
@@ -35,6 +37,7 @@ export function createVetting(deps: {
     nc,
     vetting: tenantVetting(config),
     log,
+    ...(observe !== undefined ? { observe } : {}),
   });
   return { gate, store, vet: (tenant, toolset, current) => gate.vet(tenant, toolset, current) };
 }
