@@ -63,7 +63,7 @@ describe('daemon config: NATS and Redis credentials', () => {
       TOOLSEARCH_INSECURE: 'true',
     });
     expect(config.nats).toEqual({ url: 'nats://127.0.0.1:4222', user: 'toolsearchd', password: 'np', kvReplicas: 1 });
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', username: 'ru', password: 'rp' });
+    expect(config.redis).toEqual({ mode: 'standalone', url: 'redis://127.0.0.1:6379', username: 'ru', password: 'rp' });
     expect(config.security.insecure).toBe(true);
     expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '1' }).security.insecure).toBe(true);
     expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '0' }).security.insecure).toBe(false);

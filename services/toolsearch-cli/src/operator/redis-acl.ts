@@ -23,7 +23,8 @@ const DAEMON_COMMANDS = '+@all -@dangerous +info';
 // and INFO. Key patterns stop a command from touching a key, not from listing key names, so the
 // commands that list or count keys are taken away: SCAN, RANDOMKEY, DBSIZE (KEYS is @dangerous),
 // and CLIENT TRACKING/CACHING, whose invalidation messages could name other keys. FUNCTION and the
-// SCRIPT commands that act on the whole server are not needed either.
+// SCRIPT commands that act on the whole server are not needed either. On Redis Cluster the client
+// learns the slots and the cluster's state with CLUSTER SLOTS and CLUSTER INFO (no key names).
 const WORKER_COMMANDS = [
   '-@all',
   '+@read',
@@ -44,6 +45,8 @@ const WORKER_COMMANDS = [
   '-client|caching',
   '-client|getredir',
   '+info',
+  '+cluster|slots',
+  '+cluster|info',
 ].join(' ');
 
 /** Why a set of Redis credentials cannot be generated. */

@@ -16,12 +16,14 @@ describe('redisAclUsers', () => {
     const users = redisAclUsers('toolsearch:', ['acme', 'globex']);
     expect(users.map((user) => [user.name, user.keys])).toEqual([
       ['toolsearchd', 'toolsearch:*'],
-      ['worker-acme', 'toolsearch:w:acme:*'],
-      ['worker-globex', 'toolsearch:w:globex:*'],
+      ['worker-acme', 'toolsearch:{acme}:w:*'],
+      ['worker-globex', 'toolsearch:{globex}:w:*'],
     ]);
     expect(users[0]?.commands).toBe('+@all -@dangerous +info');
     // A worker starts from nothing, gets data and script commands, and cannot list key names.
-    expect(users[1]?.commands).toMatch(/^-@all .*-@dangerous .*-scan .*-randomkey .*-dbsize .*\+info$/);
+    expect(users[1]?.commands).toMatch(
+      /^-@all .*-@dangerous .*-scan .*-randomkey .*-dbsize .*\+info \+cluster\|slots \+cluster\|info$/,
+    );
   });
 
   it('refuses a prefix with glob characters and names that are not tenant ids', () => {
@@ -47,7 +49,7 @@ describe('planRedisCredentials', () => {
     expect(lines[0]).toBe('user default off resetkeys resetchannels -@all');
     expect(lines[1]).toBe(`user toolsearchd on #${sha('pw-1')} resetkeys resetchannels ~p:* +@all -@dangerous +info`);
     expect(lines[2]).toMatch(
-      new RegExp(`^user worker-acme on #${sha('pw-2')} resetkeys resetchannels ~p:w:acme:\\* -@all `),
+      new RegExp(`^user worker-acme on #${sha('pw-2')} resetkeys resetchannels ~p:{acme}:w:\\* -@all `),
     );
     expect(lines).toHaveLength(3);
     expect(plan.aclFile).not.toContain('pw-');
