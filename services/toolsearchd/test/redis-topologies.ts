@@ -1,5 +1,5 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,10 +65,16 @@ export class LocalRedis {
   readonly nodes: RedisNode[] = [];
   readonly dir = mkdtempSync(join(tmpdir(), 'toolsearch-redis-topology-'));
 
-  /** Starts `redis-server` from infra/redis.conf (ACLs from `aclFile`) with `extra` arguments. */
+  /**
+   * Starts `redis-server` from a copy of infra/redis.conf (ACLs from `aclFile`) with `extra`
+   * arguments. A copy, because a Sentinel failover sends CONFIG REWRITE to the servers it
+   * reconfigures, which would write this test's ports into the shipped file.
+   */
   async server(aclFile: string, extra: readonly string[], port?: number): Promise<RedisNode> {
     const chosen = port ?? (await freePort());
-    const args = [REDIS_CONF, '--port', String(chosen), '--bind', '127.0.0.1', '--dir', this.dir];
+    const conf = join(this.dir, `redis-${chosen}.conf`);
+    copyFileSync(REDIS_CONF, conf);
+    const args = [conf, '--port', String(chosen), '--bind', '127.0.0.1', '--dir', this.dir];
     args.push('--aclfile', aclFile, '--appendonly', 'no', '--save', '', ...extra);
     const node: RedisNode = { port: chosen, process: spawn('redis-server', args, { stdio: 'ignore' }), args };
     this.nodes.push(node);
@@ -76,8 +82,16 @@ export class LocalRedis {
     return node;
   }
 
-  /** Starts a Sentinel watching `primaryPort` as `name` (quorum 2, a primary is down after 1 s). */
-  async sentinel(name: string, primaryPort: number, auth: { username: string; password: string }): Promise<RedisNode> {
+  /**
+   * Starts a Sentinel watching `primaryPort` as `name` (quorum 2, a primary is down after 1 s),
+   * logging in to the data nodes as `auth` and requiring `password` of its own clients.
+   */
+  async sentinel(
+    name: string,
+    primaryPort: number,
+    auth: { username: string; password: string },
+    password: string,
+  ): Promise<RedisNode> {
     const port = await freePort();
     const conf = join(this.dir, `sentinel-${port}.conf`);
     writeFileSync(
@@ -92,6 +106,9 @@ export class LocalRedis {
         `sentinel parallel-syncs ${name} 1`,
         `sentinel auth-user ${name} ${auth.username}`,
         `sentinel auth-pass ${name} ${auth.password}`,
+        `requirepass ${password}`,
+        // Sentinels talk to each other with the password they require.
+        `sentinel sentinel-pass ${password}`,
         '',
       ].join('\n'),
     );
@@ -101,14 +118,14 @@ export class LocalRedis {
       args: [conf, '--sentinel'],
     };
     this.nodes.push(node);
-    await this.#answers(port, false);
+    await this.#answers(port, password);
     return node;
   }
 
-  /** Waits until a server on `port` answers PING (as the admin, or anonymously for a Sentinel). */
-  async #answers(port: number, admin = true): Promise<void> {
+  /** Waits until a server on `port` answers PING (as the admin, or with `password` for a Sentinel). */
+  async #answers(port: number, password?: string): Promise<void> {
     await eventually(async () => {
-      const probe = this.admin(port, admin);
+      const probe = this.admin(port, password === undefined ? ADMIN : { password });
       try {
         await probe.ping();
       } finally {
@@ -117,12 +134,12 @@ export class LocalRedis {
     }, 15_000);
   }
 
-  /** A plain connection to one node as the test's admin (anonymous with `admin` false). */
-  admin(port: number, admin = true): Redis {
+  /** A plain connection to one node as the test's admin (or with `auth`, e.g. a Sentinel's password). */
+  admin(port: number, auth: { username?: string; password: string } = ADMIN): Redis {
     const redis = new Redis({
       host: '127.0.0.1',
       port,
-      ...(admin ? ADMIN : {}),
+      ...auth,
       lazyConnect: false,
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
