@@ -4,21 +4,20 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ToolsearchWireError } from '@toolsearch/proto';
 import { Daemon } from '../src/daemon';
 import { clientFor, eventually, serveExec, tenantId, testConfig } from './harness';
-import { ADMIN, generateAcl, LocalRedis, redisBinariesMissing, type RedisNode } from './redis-topologies';
+import { generateAcl, LocalRedis, redisBinariesMissing, type RedisNode } from './redis-topologies';
 
 const missing = redisBinariesMissing();
 if (missing !== undefined) console.warn(`skipping the Redis Sentinel test: ${missing}`);
 
 const obj = { type: 'object', properties: {} };
 const NAME = 'toolsearch';
-const SENTINEL_PASSWORD = 'sentinel-password-of-the-test';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (error: unknown) =>
   error instanceof ToolsearchWireError ? error.code : `not a wire error: ${String(error)}`;
 
 /** Asks a Sentinel which port it holds for the primary. */
-async function primaryPort(local: LocalRedis, sentinel: RedisNode): Promise<number> {
-  const redis = local.admin(sentinel.port, { password: SENTINEL_PASSWORD });
+async function primaryPort(local: LocalRedis, sentinel: RedisNode, sentinelPassword: string): Promise<number> {
+  const redis = local.admin(sentinel.port, { password: sentinelPassword });
   try {
     const [, port] = (await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', NAME)) as [string, string];
     return Number(port);
@@ -42,18 +41,27 @@ describe.skipIf(missing !== undefined)(
     it('follows a failover when the primary is killed: UNAVAILABLE during the gap, held calls intact, then served again', async () => {
       const tenant = tenantId('sent');
       const namespace = testConfig().namespace;
-      const { aclFile, secrets } = await generateAcl(local.dir, namespace.redisPrefix, [tenant]);
+      // The shipped generator's users throughout: replicas log in as `replica`, Sentinels as `sentinel`.
+      const { aclFile, secrets } = await generateAcl(local.dir, namespace.redisPrefix, [tenant], { replication: true });
+      const sentinelPassword = secrets['TOOLSEARCH_REDIS_SENTINEL_PASSWORD'] ?? '';
       const primary = await local.server(aclFile, []);
       const replicaArgs = ['--replicaof', '127.0.0.1', String(primary.port)];
-      replicaArgs.push('--masteruser', ADMIN.username, '--masterauth', ADMIN.password);
+      replicaArgs.push('--masteruser', 'replica', '--masterauth', secrets['TOOLSEARCH_REDIS_REPLICA_PASSWORD'] ?? '');
       const replica = await local.server(aclFile, replicaArgs);
       const sentinels: RedisNode[] = [];
       for (let index = 0; index < 3; index++)
-        sentinels.push(await local.sentinel(NAME, primary.port, ADMIN, SENTINEL_PASSWORD));
+        sentinels.push(
+          await local.sentinel(
+            NAME,
+            primary.port,
+            { username: 'sentinel', password: secrets['TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD'] ?? '' },
+            sentinelPassword,
+          ),
+        );
       // Every Sentinel knows the replica and the two others before anything is killed.
       for (const sentinel of sentinels)
         await eventually(async () => {
-          const redis = local.admin(sentinel.port, { password: SENTINEL_PASSWORD });
+          const redis = local.admin(sentinel.port, { password: sentinelPassword });
           try {
             const replicas = (await redis.call('SENTINEL', 'REPLICAS', NAME)) as unknown[];
             const others = (await redis.call('SENTINEL', 'SENTINELS', NAME)) as unknown[];
@@ -73,7 +81,7 @@ describe.skipIf(missing !== undefined)(
           name: NAME,
           username: secrets['TOOLSEARCH_REDIS_USERNAME'],
           password: secrets['TOOLSEARCH_REDIS_PASSWORD'],
-          sentinelPassword: SENTINEL_PASSWORD,
+          sentinelPassword,
         },
       });
       daemon = new Daemon(config, { logger });
@@ -118,7 +126,8 @@ describe.skipIf(missing !== undefined)(
       killedAt = performance.now();
       await local.kill(primary);
       await eventually(async () => {
-        if ((await primaryPort(local, sentinels[0] as RedisNode)) !== replica.port) throw new Error('no failover yet');
+        if ((await primaryPort(local, sentinels[0] as RedisNode, sentinelPassword)) !== replica.port)
+          throw new Error('no failover yet');
       }, 30_000);
       // Served again: sessions open, after the last failure, for 2 s.
       await eventually(() => {

@@ -27,10 +27,12 @@ export async function generateAcl(
   dir: string,
   prefix: string,
   tenants: readonly string[],
+  options: { replication?: boolean } = {},
 ): Promise<{ aclFile: string; secrets: Record<string, string> }> {
   const aclFile = join(dir, 'users.acl');
   const secretsFile = join(dir, 'secrets.env');
   const args = ['credentials', 'redis', '--tenants', tenants.join(','), '--prefix', prefix];
+  if (options.replication === true) args.push('--replication');
   await new Promise<void>((resolve, reject) =>
     execFile(
       process.execPath,

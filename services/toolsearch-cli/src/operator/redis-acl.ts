@@ -49,6 +49,41 @@ const WORKER_COMMANDS = [
   '+cluster|info',
 ].join(' ');
 
+/** The user replicas log in to their primary as (`masteruser`): the replication stream, nothing else. */
+export const REPLICA_REDIS_USER = 'replica';
+/**
+ * The user Sentinels log in to the data nodes as (`sentinel auth-user`): the commands Redis's
+ * Sentinel documentation lists for it, and its hello channel; no key.
+ */
+export const SENTINEL_REDIS_USER = 'sentinel';
+
+const REPLICA_COMMANDS = '-@all +psync +replconf +ping';
+const SENTINEL_COMMANDS = [
+  '&*',
+  '-@all',
+  '+multi',
+  '+exec',
+  '+slaveof',
+  '+replicaof',
+  '+ping',
+  '+subscribe',
+  '+publish',
+  '+config|rewrite',
+  '+role',
+  '+info',
+  '+client|setname',
+  '+client|kill',
+  '+script|kill',
+].join(' ');
+
+/** The users a primary with replicas watched by Sentinels needs besides the daemon's and the workers'. */
+export function replicationAclUsers(): RedisAclUser[] {
+  return [
+    { name: REPLICA_REDIS_USER, tenant: undefined, keys: '', commands: REPLICA_COMMANDS },
+    { name: SENTINEL_REDIS_USER, tenant: undefined, keys: '', commands: SENTINEL_COMMANDS },
+  ];
+}
+
 /** Why a set of Redis credentials cannot be generated. */
 export type RedisAclErrorCode = 'BAD_PREFIX' | 'BAD_TENANT' | 'BAD_ACL_FILE';
 
@@ -67,7 +102,7 @@ export interface RedisAclUser {
   readonly name: string;
   /** The tenant of a worker user; undefined for the daemon. */
   readonly tenant: string | undefined;
-  /** The one key pattern it may reach, without the leading `~`. */
+  /** The one key pattern it may reach, without the leading `~`; empty for a user that reaches no key. */
   readonly keys: string;
   readonly commands: string;
 }
@@ -111,7 +146,8 @@ export function passwordHash(password: string): string {
  * user may do whatever Redis defaults to; `#hash` entries are the only passwords.
  */
 export function aclLine(user: RedisAclUser, hashes: readonly string[]): string {
-  return `user ${user.name} on ${hashes.join(' ')} resetkeys resetchannels ~${user.keys} ${user.commands}`;
+  const keys = user.keys === '' ? '' : ` ~${user.keys}`;
+  return `user ${user.name} on ${hashes.join(' ')} resetkeys resetchannels${keys} ${user.commands}`;
 }
 
 /** The line that turns the default user off: without it in the file, Redis keeps it open to anyone. */

@@ -108,3 +108,29 @@ describe('mergeEnvFile', () => {
     expect(passwordVariable('worker-acme-eu')).toBe('TOOLSEARCH_WORKER_REDIS_PASSWORD_ACME_EU');
   });
 });
+
+describe('planRedisCredentials with replication', () => {
+  it('adds a replica user limited to the replication stream and a sentinel user with no key', () => {
+    let next = 0;
+    const plan = planRedisCredentials({
+      prefix: 'p:',
+      tenants: ['acme'],
+      replication: true,
+      generate: () => `pw-${++next}`,
+    });
+    const lines = plan.aclFile.trimEnd().split('\n');
+    expect(plan.users.map((user) => [user.name, user.variable])).toEqual([
+      ['toolsearchd', 'TOOLSEARCH_REDIS_PASSWORD'],
+      ['worker-acme', 'TOOLSEARCH_WORKER_REDIS_PASSWORD_ACME'],
+      ['replica', 'TOOLSEARCH_REDIS_REPLICA_PASSWORD'],
+      ['sentinel', 'TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD'],
+    ]);
+    expect(lines[3]).toBe(`user replica on #${sha('pw-3')} resetkeys resetchannels -@all +psync +replconf +ping`);
+    expect(lines[4]).toMatch(new RegExp(`^user sentinel on #${sha('pw-4')} resetkeys resetchannels &\\* -@all `));
+    expect(lines[4]).not.toContain('~');
+    expect(planRedisCredentials({ prefix: 'p:', tenants: ['acme'] }).users.map((user) => user.name)).toEqual([
+      'toolsearchd',
+      'worker-acme',
+    ]);
+  });
+});
