@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadDaemonConfig, parseDaemonConfig } from './config';
-import { unauthenticated } from './connections';
+import { pino } from 'pino';
+import { checkAuthentication, unauthenticated } from './connections';
 
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'config.yaml');
@@ -100,5 +101,17 @@ describe('daemon config: NATS and Redis credentials', () => {
     expect(
       parseDaemonConfig({ redis: { url: 'redis://u:p@h:6379', username: 'u', password: 'p' } }).redis.password,
     ).toBe('p');
+  });
+});
+
+describe('daemon config: Redis Sentinel authentication', () => {
+  it('counts Sentinels without a password as unauthenticated, and they refuse to start without security.insecure', () => {
+    const sentinel = { mode: 'sentinel', sentinels: ['s:26379'], name: 'm', password: 'rp' };
+    const config = parseDaemonConfig({ nats: { token: 't' }, redis: sentinel });
+    expect(unauthenticated(config)).toEqual(['Redis Sentinel']);
+    expect(
+      unauthenticated(parseDaemonConfig({ nats: { token: 't' }, redis: { ...sentinel, sentinelPassword: 'sp' } })),
+    ).toEqual([]);
+    expect(() => checkAuthentication(config, pino({ level: 'silent' }))).toThrow(/TOOLSEARCH_REDIS_SENTINEL_PASSWORD/);
   });
 });

@@ -36,11 +36,18 @@ export class StartupError extends Error {
   }
 }
 
-/** Which of NATS and Redis the config leaves without authentication. */
-export function unauthenticated(config: DaemonConfig): ('NATS' | 'Redis')[] {
-  const open: ('NATS' | 'Redis')[] = [];
+type Unauthenticated = 'NATS' | 'Redis' | 'Redis Sentinel';
+
+/**
+ * Which of NATS, Redis and the Sentinels the config leaves without authentication. A Sentinel that
+ * anyone may command can name any server as the primary, and the daemon would send it its Redis
+ * password: in sentinel mode the Sentinels' password is as necessary as Redis's.
+ */
+export function unauthenticated(config: DaemonConfig): Unauthenticated[] {
+  const open: Unauthenticated[] = [];
   if (resolveNatsAuth(config.nats).auth.kind === 'none') open.push('NATS');
   if (redisCredentials(config.redis).password === undefined) open.push('Redis');
+  if (config.redis.mode === 'sentinel' && config.redis.sentinelPassword === undefined) open.push('Redis Sentinel');
   return open;
 }
 
@@ -56,6 +63,9 @@ export function checkAuthentication(config: DaemonConfig, log: Logger): void {
     const needs = [
       ...(open.includes('NATS') ? [`NATS credentials (${NATS_AUTH_SOURCES})`] : []),
       ...(open.includes('Redis') ? [`a Redis password (${REDIS_SOURCES})`] : []),
+      ...(open.includes('Redis Sentinel')
+        ? ['a Sentinel password (redis.sentinelPassword, TOOLSEARCH_REDIS_SENTINEL_PASSWORD)']
+        : []),
     ];
     throw new ConfigError(
       `security: ${open.join(' and ')} without authentication. Configure ${needs.join(' and ')}; ` +
