@@ -24,6 +24,21 @@ const ROLE_OPTIONS: Record<RedisRole, RedisOptions> = {
   worker: { maxRetriesPerRequest: null },
 };
 
+/**
+ * How long a Cluster connection keeps redirecting and retrying a command whose slot's master is
+ * away. ioredis's defaults (16 redirections, 100 ms apart) held each command of a lost master for
+ * about 2.5 s, so a request of several commands outlived its caller's timeout (TIMEOUT instead of
+ * UNAVAILABLE); requests give up after about 0.4 s. Workers wait through a failover instead.
+ */
+const CLUSTER_RETRIES: Record<
+  RedisRole,
+  Pick<ClusterOptions, 'maxRedirections' | 'retryDelayOnFailover' | 'retryDelayOnClusterDown'>
+> = {
+  commands: { maxRedirections: 4, retryDelayOnFailover: 100, retryDelayOnClusterDown: 100 },
+  producer: { maxRedirections: 4, retryDelayOnFailover: 100, retryDelayOnClusterDown: 100 },
+  worker: { retryDelayOnFailover: 200, retryDelayOnClusterDown: 200 },
+};
+
 /** `host:port` (`[v6]:port`) as ioredis takes it. */
 function hostPort(entry: string): { host: string; port: number } {
   const colon = entry.lastIndexOf(':');
@@ -72,7 +87,7 @@ export class RedisConnector {
    * `label` names it in the throttled problem log.
    */
   create(role: RedisRole, label: string, extra: { lazyConnect?: boolean } = {}): RedisClient {
-    const client = this.#open(ROLE_OPTIONS[role], extra.lazyConnect ?? false);
+    const client = this.#open(role, extra.lazyConnect ?? false);
     client.on('error', (error: Error) => this.#problems.warn(`redis:${label}`, 'redis connection problem', error));
     return client;
   }
@@ -82,8 +97,9 @@ export class RedisConnector {
     this.#problems.warn(`bullmq:${label}`, message, error);
   }
 
-  #open(options: RedisOptions, lazyConnect: boolean): RedisClient {
+  #open(role: RedisRole, lazyConnect: boolean): RedisClient {
     const config = this.#config;
+    const options = ROLE_OPTIONS[role];
     const credentials = redisCredentials(config);
     if (config.mode === 'cluster') {
       const { enableOfflineQueue, enableAutoPipelining, ...perNode } = options;
@@ -91,10 +107,7 @@ export class RedisConnector {
         lazyConnect,
         ...(enableOfflineQueue !== undefined ? { enableOfflineQueue } : {}),
         ...(enableAutoPipelining !== undefined ? { enableAutoPipelining } : {}),
-        // Between a master's loss and its replica's promotion the cluster answers CLUSTERDOWN:
-        // commands are retried a few times over ~1 s, then fail as UNAVAILABLE.
-        retryDelayOnClusterDown: 200,
-        retryDelayOnFailover: 200,
+        ...CLUSTER_RETRIES[role],
         redisOptions: { ...perNode, ...credentials },
       };
       return new Cluster((config.nodes ?? []).map(hostPort), clusterOptions);

@@ -54,6 +54,7 @@ describe('isStoreUnavailable', () => {
       'TRYAGAIN Multiple keys request during rehashing of slot',
       'MASTERDOWN Link with MASTER is down',
       'LOADING Redis is loading the dataset in memory',
+      'MOVED 13006 127.0.0.1:17603',
       "READONLY You can't write against a read only replica.",
     ])
       expect(isStoreUnavailable(reply(text))).toBe(true);

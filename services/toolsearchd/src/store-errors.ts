@@ -56,11 +56,15 @@ const IOREDIS_NOT_READY: ReadonlySet<string> = new Set([
  * Redis error replies of a server between roles, by the reply's first word, which is the
  * protocol's error code: a cluster without a master for a slot (CLUSTERDOWN), a slot moving
  * (TRYAGAIN), a replica whose primary is gone (MASTERDOWN), a server loading its data (LOADING),
- * and a former primary now a replica (READONLY, until the client follows the failover).
+ * and a former primary now a replica (READONLY, until the client follows the failover). MOVED and
+ * ASK reach the daemon only when the Cluster client could not follow them (the slot's new owner
+ * unreachable, or redirections used up).
  */
 const REDIS_UNAVAILABLE_REPLIES: ReadonlySet<string> = new Set([
   'CLUSTERDOWN',
   'TRYAGAIN',
+  'MOVED',
+  'ASK',
   'MASTERDOWN',
   'LOADING',
   'READONLY',

@@ -3,9 +3,9 @@ import { Cluster } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { WorkerJobSchema, type ToolsearchWireError } from '@toolsearch/proto';
+import { ToolsearchWireError, WorkerJobSchema } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
-import { clientFor, serveExec, startDaemon, tenantId, testConfig } from './harness';
+import { clientFor, eventually, serveExec, startDaemon, tenantId, testConfig } from './harness';
 import {
   generateAcl,
   keySlot,
@@ -184,11 +184,16 @@ describe.skipIf(missing !== undefined)('toolsearchd on a Redis Cluster of three 
     }
   });
 
-  it("keeps each tenant's keys on one master, and the three tenants on three different masters", async () => {
+  /** The port of the master serving each slot, from CLUSTER SLOTS. */
+  const slotOwners = async (): Promise<(slot: number) => number | undefined> => {
     const admin = local.admin(masters[0]?.port ?? 0);
     const slots = (await admin.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
     admin.disconnect();
-    const ownerOf = (slot: number) => slots.find(([from, to]) => slot >= from && slot <= to)?.[2][1];
+    return (slot: number) => slots.find(([from, to]) => slot >= from && slot <= to)?.[2][1];
+  };
+
+  it("keeps each tenant's keys on one master, and the three tenants on three different masters", async () => {
+    const ownerOf = await slotOwners();
     // Which tenants' keys each master holds, read from the masters themselves.
     const tagsByMaster = new Map<number, Map<string, string[]>>();
     for (const node of masters) {
@@ -216,4 +221,30 @@ describe.skipIf(missing !== undefined)('toolsearchd on a Redis Cluster of three 
       }
     });
   });
+
+  it('answers UNAVAILABLE for the tenant whose master is lost, serves the others meanwhile, and recovers', async () => {
+    const ownerOf = await slotOwners();
+    const [served = '', , lost = ''] = tenants;
+    const victim = masters.find((node) => node.port === ownerOf(keySlot(`${prefix}{${lost}}:x`)));
+    if (victim === undefined) throw new Error('no master for the tenant');
+    const lostClient = (await clientOf(lost)).client;
+    const servedClient = (await clientOf(served)).client;
+    const open = (client: ToolsearchClient) =>
+      client.openSession({ grant: { toolsets: ['ops'] }, model: { contextLength: 128_000 } });
+    await local.kill(victim);
+    const codes: string[] = [];
+    for (let attempt = 0; attempt < 10; attempt++) {
+      await open(lostClient).then(
+        () => codes.push('ok'),
+        (error: unknown) => codes.push(error instanceof ToolsearchWireError ? error.code : String(error)),
+      );
+      // Another tenant, on another master, is served throughout (its quotas read only its own keys;
+      // opening a session would also write its token's owner, a key without the tenant's tag).
+      expect((await servedClient.showTenant()).ok).toBe(true);
+    }
+    expect(new Set(codes)).toEqual(new Set(['UNAVAILABLE']));
+    await local.restart(victim);
+    // Back by itself (the node keeps its slots; this test's Redis keeps no data across the restart).
+    await eventually(async () => expect((await open(lostClient)).session.id).toMatch(/\S/), 30_000);
+  }, 60_000);
 });

@@ -155,6 +155,12 @@ export class LocalRedis {
     await exited(node.process);
   }
 
+  /** Starts a killed server again with its arguments (a cluster node keeps its nodes file). */
+  async restart(node: RedisNode): Promise<void> {
+    node.process = spawn('redis-server', [...node.args], { stdio: 'ignore' });
+    await this.#answers(node.port);
+  }
+
   async stop(): Promise<void> {
     for (const node of this.nodes) node.process.kill('SIGKILL');
     await Promise.all(this.nodes.map((node) => exited(node.process)));
@@ -171,7 +177,10 @@ export async function startCluster(local: LocalRedis, aclFile: string): Promise<
   for (let index = 0; index < 3; index++) {
     const port = await freePort();
     const config = join(local.dir, `nodes-${port}.conf`);
-    masters.push(await local.server(aclFile, ['--cluster-enabled', 'yes', '--cluster-config-file', config], port));
+    // A master that stops answering is marked failed after 2 s; the slots of the others keep being
+    // served meanwhile (no full coverage required), as a deployment with replicas would.
+    const cluster = ['--cluster-enabled', 'yes', '--cluster-config-file', config, '--cluster-node-timeout', '2000'];
+    masters.push(await local.server(aclFile, [...cluster, '--cluster-require-full-coverage', 'no'], port));
   }
   const addresses = masters.map((node) => `127.0.0.1:${node.port}`);
   const args = ['--user', ADMIN.username, '--pass', ADMIN.password, '--no-auth-warning'];
