@@ -202,13 +202,24 @@ export const EXEC = {
   template: `${SUBJECT_PREFIX}.{tenant}.exec.{toolset}`,
   request: dispatch.ExecRequestSchema,
   reply: dispatch.ExecReplySchema,
-  purpose: 'Run one plugin, core or MCP tool for a session (served by the toolset owner).',
+  purpose:
+    'Run one plugin, core or MCP tool for a session (served by the toolset owner; a `.` in the toolset id is written `%2E`).',
 } as const;
 
-/** Fills a subject template. Tokens must already be valid (tenant and session ids are). */
+/**
+ * A toolset id as a subject token: ids may hold `.`, which separates subject tokens, so it is
+ * written `%2E` (`%` is never in an id, so the form reads back without doubt). A gateway serving
+ * toolset `acme.tools` subscribes to `toolsearch.v1.<tenant>.exec.acme%2Etools`.
+ */
+export function toolsetSubjectToken(id: string): string {
+  return id.replaceAll('.', '%2E');
+}
+
+/** Fills a subject template. Tokens must already be valid (tenant and session ids are; toolset ids are encoded). */
 export function subject(template: string, params: SubjectParams): string {
   return template.replace(/\{(tenant|session|id|toolset)\}/g, (_, key: keyof SubjectParams) => {
-    const value = params[key];
+    const given = params[key];
+    const value = key === 'toolset' && given !== undefined ? toolsetSubjectToken(given) : given;
     if (value === undefined || value === '' || /[.*> \s]/.test(value))
       throw new Error(`subject token ${key} is missing or invalid`);
     return value;

@@ -50,7 +50,16 @@ export type {
   ToolsetChangedEvent,
   TierEvent,
 } from './schemas';
-export { SUBJECT_PREFIX, ENDPOINTS, EVENTS, EXEC, subject, subjectPattern, parseSubject } from './endpoints';
+export {
+  SUBJECT_PREFIX,
+  ENDPOINTS,
+  EVENTS,
+  EXEC,
+  subject,
+  subjectPattern,
+  parseSubject,
+  toolsetSubjectToken,
+} from './endpoints';
 export type { EndpointDescriptor, EndpointName, SubjectParams } from './endpoints';
 export { contractJsonSchema } from './json-schema';
 export {

@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { ENDPOINTS, EVENTS } from './endpoints';
+import { WorkerJobSchema } from './dispatch';
+import { ENDPOINTS, EVENTS, EXEC } from './endpoints';
 import { ErrorReplySchema } from './errors';
 
 /**
  * The whole contract as JSON Schema, for gateways in other languages: one document with each
- * endpoint's subject, purpose, request and reply, and each event's subject and payload.
+ * endpoint's subject, purpose, request and reply, each event's subject and payload, what a
+ * toolset owner serves (`exec`: the daemon's request and the owner's reply) and the job a worker
+ * receives.
  */
 export function contractJsonSchema(): Record<string, unknown> {
   const toSchema = (schema: z.ZodType, io: 'input' | 'output') =>
@@ -30,5 +33,16 @@ export function contractJsonSchema(): Record<string, unknown> {
         { subject: event.template, purpose: event.purpose, payload: toSchema(event.schema, 'output') },
       ]),
     ),
+    exec: {
+      subject: EXEC.template,
+      purpose: EXEC.purpose,
+      // The daemon sends the request and the toolset owner answers: the roles of an endpoint, reversed.
+      request: toSchema(EXEC.request, 'output'),
+      reply: toSchema(EXEC.reply, 'input'),
+    },
+    workerJob: {
+      purpose: 'The data of a subagent or kanban job (BullMQ, queue `<role>-<tenant>`), as the worker receives it.',
+      payload: toSchema(WorkerJobSchema, 'output'),
+    },
   };
 }

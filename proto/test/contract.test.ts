@@ -58,6 +58,18 @@ describe('the v1 contract', () => {
     );
   });
 
+  it('publishes the executor contract and the worker job in the JSON Schema too', () => {
+    const schema = contractJsonSchema() as {
+      exec: { subject: string; request: { required: string[] }; reply: unknown };
+      workerJob: { payload: { required: string[] } };
+    };
+    expect(schema.exec.subject).toBe('toolsearch.v1.{tenant}.exec.{toolset}');
+    expect(schema.exec.request.required).toEqual(expect.arrayContaining(['tool', 'arguments']));
+    expect(schema.workerJob.payload.required).toEqual(
+      expect.arrayContaining(['tenant', 'session', 'parent', 'role', 'grant', 'token']),
+    );
+  });
+
   it('publishes an up-to-date JSON Schema (npm run generate -w @toolsearch/proto)', () => {
     const onDisk = readFileSync(new URL('../json-schema/toolsearch-v1.json', import.meta.url), 'utf8');
     expect(onDisk).toBe(`${JSON.stringify(contractJsonSchema(), null, 2)}\n`);

@@ -31,6 +31,7 @@ export { MAX_JSON_DEPTH, jsonDepthWithin, valueDepthWithin, parseJsonWithin } fr
 export type { ArgumentCheck, ArgumentProblem } from './argument-validation';
 export { planTurn, stepsOf, isParallelSafe, runsFullyParallel } from './batch-plan';
 export type { TurnCall, PlannedStep, Segment } from './batch-plan';
-export { routedSearch, matchesToolPattern, confirmationRule } from './routing';
+export { routedSearch, matchesToolPattern, confirmationRule, ROUTING_SEARCH_BUDGET } from './routing';
+export type { RoutingBudget } from './routing';
 export { DEFAULT_CALL_POLICY, guardrailVerdict, approvalReason, canonicalJson, argumentsDigest } from './call-policy';
 export type { CallPolicy, GuardrailVerdict } from './call-policy';

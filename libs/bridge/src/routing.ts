@@ -80,61 +80,112 @@ function compiled(rule: RoutingRule): CompiledPatterns {
 }
 
 /**
- * What a catalog has shown about a pattern or a pattern list, kept as long as the catalog (a
- * session's surface is rebuilt when its toolsets change): per tool whether it matches (0 not yet
- * known, 1 yes, 2 no), and the matching tools in order. Each pattern is tested against each tool
- * at most once over the catalog's life, however many rules, sessions and queries repeat it (the
- * config bounds the different patterns, ROUTING_LIMITS.maxDistinctToolPatterns): a config of
- * 100 rules × 100 many-star patterns cost 50 ms per query when every search tested them all again.
+ * How many new pattern tests one search may make. What a catalog shows about a pattern is kept
+ * (below) as long as the catalog, so the work of learning a config is done once per catalog, but
+ * the config bounds it only loosely (1,000 patterns × a 20,000-tool catalog is 20 million tests,
+ * over a second): a search stops learning at this budget, so no search holds the event loop for
+ * long; the next searches carry on where it stopped. Until a pin rule's patterns are learnt, the
+ * rule pins what is known so far and rules after it pin nothing; a boost not yet known is not
+ * applied. About 3–10 ms of tests on this project's machine.
  */
-interface Learnt {
-  readonly verdicts: Uint8Array;
-  matching?: readonly number[];
+export const ROUTING_SEARCH_BUDGET = 100_000;
+
+/**
+ * Pattern tests that a caller lets a series of searches make between them, e.g. one per tenant
+ * that it refills each second: a search takes what it uses from `left` (and never more than
+ * ROUTING_SEARCH_BUDGET). At 0 the searches still answer, without learning more of the rules.
+ */
+export interface RoutingBudget {
+  left: number;
 }
-const learntPatterns = new WeakMap<readonly SessionTool[], Map<string, Learnt>>();
-const learntLists = new WeakMap<readonly SessionTool[], Map<string, Learnt>>();
-function learntFor(catalog: readonly SessionTool[], key: string, of = learntPatterns): Learnt {
-  let byKey = of.get(catalog);
-  if (byKey === undefined) of.set(catalog, (byKey = new Map()));
+
+/** The pattern tests a search may still make, and whether a pin order stopped for want of them. */
+interface Budget {
+  left: number;
+  pinsCut: boolean;
+}
+
+/**
+ * What a catalog has shown about a pattern, kept as long as the catalog (a session's surface is
+ * rebuilt when its toolsets change): the catalog positions it matches among the first `scanned`
+ * tools. Memory is one number per match, not per tool.
+ */
+interface PinScan {
+  scanned: number;
+  readonly positions: number[];
+}
+const pinScans = new WeakMap<readonly SessionTool[], Map<string, PinScan>>();
+function pinScanFor(catalog: readonly SessionTool[], key: string): PinScan {
+  let byKey = pinScans.get(catalog);
+  if (byKey === undefined) pinScans.set(catalog, (byKey = new Map()));
   let found = byKey.get(key);
-  if (found === undefined) byKey.set(key, (found = { verdicts: new Uint8Array(catalog.length) }));
+  if (found === undefined) byKey.set(key, (found = { scanned: 0, positions: [] }));
   return found;
 }
 
-function patternMatches(catalog: readonly SessionTool[], position: number, pattern: CompiledPattern): boolean {
-  const known = learntFor(catalog, pattern.key);
-  const verdict = known.verdicts[position];
+/**
+ * Per catalog and pattern list, whether each tool matches one of the list's patterns (0 not yet
+ * known, 1 yes, 2 no): boosts look up the hits of each search, and rules listing the same
+ * patterns share it. A config names at most ROUTING_LIMITS.maxRules lists.
+ */
+const listVerdicts = new WeakMap<readonly SessionTool[], Map<string, Uint8Array>>();
+function verdictsFor(catalog: readonly SessionTool[], key: string): Uint8Array {
+  let byKey = listVerdicts.get(catalog);
+  if (byKey === undefined) listVerdicts.set(catalog, (byKey = new Map()));
+  let found = byKey.get(key);
+  if (found === undefined) byKey.set(key, (found = new Uint8Array(catalog.length)));
+  return found;
+}
+
+/** Whether the tool at `position` matches one of the patterns; undefined when the budget ran out first. */
+function anyPatternMatches(
+  catalog: readonly SessionTool[],
+  position: number,
+  patterns: CompiledPatterns,
+  budget: Budget,
+): boolean | undefined {
+  const verdicts = verdictsFor(catalog, patterns.key);
+  const verdict = verdicts[position];
   if (verdict !== 0) return verdict === 1;
   const tool = catalog[position];
-  const matches = tool !== undefined && pattern.test(tool);
-  known.verdicts[position] = matches ? 1 : 2;
-  return matches;
-}
-
-function anyPatternMatches(catalog: readonly SessionTool[], position: number, patterns: CompiledPatterns): boolean {
-  const known = learntFor(catalog, patterns.key, learntLists);
-  const verdict = known.verdicts[position];
-  if (verdict !== 0) return verdict === 1;
-  const matches = patterns.patterns.some((pattern) => patternMatches(catalog, position, pattern));
-  known.verdicts[position] = matches ? 1 : 2;
-  return matches;
-}
-
-/** The catalog positions a pattern matches, in catalog order. */
-function matching(catalog: readonly SessionTool[], pattern: CompiledPattern): readonly number[] {
-  const known = learntFor(catalog, pattern.key);
-  if (known.matching === undefined) {
-    const positions: number[] = [];
-    for (let position = 0; position < catalog.length; position++)
-      if (patternMatches(catalog, position, pattern)) positions.push(position);
-    known.matching = positions;
+  if (tool === undefined) return false;
+  for (const pattern of patterns.patterns) {
+    if (budget.left <= 0) return undefined;
+    budget.left -= 1;
+    if (pattern.test(tool)) {
+      verdicts[position] = 1;
+      return true;
+    }
   }
-  return known.matching;
+  verdicts[position] = 2;
+  return false;
 }
 
-/** The tools a rule pins, in its pattern order then catalog order, each once. */
-function* pinOrder(catalog: readonly SessionTool[], patterns: CompiledPatterns): Generator<number> {
-  for (const pattern of patterns.patterns) yield* matching(catalog, pattern);
+/**
+ * The tools a rule pins, in its pattern order then catalog order (a tool may repeat; the caller
+ * skips it), learning each pattern's matches as far as it must and the budget allows. Returns
+ * early, with `budget.pinsCut` set, when the budget runs out before the order is known.
+ */
+function* pinOrder(catalog: readonly SessionTool[], patterns: CompiledPatterns, budget: Budget): Generator<number> {
+  for (const pattern of patterns.patterns) {
+    const scan = pinScanFor(catalog, pattern.key);
+    let next = 0;
+    for (;;) {
+      if (next < scan.positions.length) {
+        yield scan.positions[next++] as number;
+        continue;
+      }
+      if (scan.scanned >= catalog.length) break;
+      if (budget.left <= 0) {
+        budget.pinsCut = true;
+        return;
+      }
+      budget.left -= 1;
+      const tool = catalog[scan.scanned];
+      if (tool !== undefined && pattern.test(tool)) scan.positions.push(scan.scanned);
+      scan.scanned += 1;
+    }
+  }
 }
 
 const descriptions = new WeakMap<RoutingRule, string>();
@@ -154,12 +205,14 @@ function describeRuleNow(rule: RoutingRule, index: number): string {
 /**
  * Search with the session's routing rules applied: rules whose `when` matches the query pin
  * their tools to the top (in pattern order) or multiply their scores. Returns the hits and, per
- * tool, the rules that moved it (for explanations).
+ * tool, the rules that moved it (for explanations). New pattern tests are taken from `shared`
+ * when it is given, as well as capped per search.
  */
 export function routedSearch(
   session: BridgeSession,
   query: string,
   limit: number,
+  shared?: RoutingBudget,
 ): { hits: SearchHit[]; rules: Map<string, string[]> } {
   const rules = session.config.routing
     .map((rule, index) => ({ rule, index }))
@@ -168,15 +221,34 @@ export function routedSearch(
   const moved = new Map<string, string[]>();
   if (rules.length === 0) return { hits: session.engine.search(query, limit), rules: moved };
   const catalog = session.table.deferred;
+  const granted = Math.max(0, Math.min(ROUTING_SEARCH_BUDGET, shared?.left ?? ROUTING_SEARCH_BUDGET));
+  const budget: Budget = { left: granted, pinsCut: false };
   const note = (name: string, text: string) => {
     const notes = moved.get(name);
     if (notes === undefined) moved.set(name, [text]);
     else notes.push(text);
   };
+  // Pinned tools come first, in rule order, then pattern order; past `limit` none would show.
+  // They are worked out before the boosts, so that the budget goes to them first.
+  const pinned: SearchHit[] = [];
+  const isPinned = new Set<number>();
+  for (const { rule, index, patterns } of rules) {
+    if (!rule.pin || pinned.length >= limit) continue;
+    for (const position of pinOrder(catalog, patterns, budget)) {
+      if (pinned.length >= limit) break;
+      const tool = catalog[position];
+      if (tool === undefined || isPinned.has(position)) continue;
+      isPinned.add(position);
+      pinned.push({ index: position, name: tool.name, score: Number.POSITIVE_INFINITY, reason: 'rule' });
+      note(tool.name, describeRule(rule, index));
+    }
+    // A later rule's tools would have to follow the part of this rule's order not yet known.
+    if (budget.pinsCut) break;
+  }
   let hits = session.engine.search(query, Math.max(limit * 4, 20)).map((hit) => {
     let score = hit.score;
     for (const { rule, index, patterns } of rules) {
-      if (rule.boost === undefined || !anyPatternMatches(catalog, hit.index, patterns)) continue;
+      if (rule.boost === undefined || anyPatternMatches(catalog, hit.index, patterns, budget) !== true) continue;
       score *= rule.boost;
       note(hit.name, describeRule(rule, index));
     }
@@ -186,20 +258,7 @@ export function routedSearch(
     .map((hit, order) => ({ hit, order }))
     .sort((a, b) => b.hit.score - a.hit.score || a.order - b.order)
     .map(({ hit }) => hit);
-  // Pinned tools come first, in rule order, then pattern order; past `limit` none would show.
-  const pinned: SearchHit[] = [];
-  const isPinned = new Set<number>();
-  for (const { rule, index, patterns } of rules) {
-    if (!rule.pin || pinned.length >= limit) continue;
-    for (const position of pinOrder(catalog, patterns)) {
-      if (pinned.length >= limit) break;
-      const tool = catalog[position];
-      if (tool === undefined || isPinned.has(position)) continue;
-      isPinned.add(position);
-      pinned.push({ index: position, name: tool.name, score: Number.POSITIVE_INFINITY, reason: 'rule' });
-      note(tool.name, describeRule(rule, index));
-    }
-  }
+  if (shared !== undefined) shared.left -= granted - budget.left;
   const rest = hits.filter((hit) => !isPinned.has(hit.index));
   return { hits: [...pinned, ...rest].slice(0, limit), rules: moved };
 }

@@ -4,7 +4,7 @@ import { explainHits, type HitExplanation, type MatchReason } from '@toolsearch/
 import type { BridgeError } from './bridge-error';
 import type { BridgeSession } from './bridge-session';
 import { readBridgeList } from './list-argument';
-import { routedSearch } from './routing';
+import { routedSearch, type RoutingBudget } from './routing';
 
 /** Longest description in the shared `tools` map; longer ones are clipped with `…`. */
 export const DESCRIPTION_CLIP = 500;
@@ -127,7 +127,7 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
 export function handleToolSearch(
   session: BridgeSession,
   rawArguments: unknown,
-  options: { explain?: boolean } = {},
+  options: { explain?: boolean; routingBudget?: RoutingBudget } = {},
 ): ToolSearchOutcome {
   const read = readBridgeList(rawArguments, {
     tool: 'tool_search',
@@ -154,7 +154,7 @@ export function handleToolSearch(
   let sources: AvailableSource[] | undefined;
   const explain: { query: string; matches: HitExplanation[] }[] = [];
   const results = queries.map((query): SearchGroup => {
-    const { hits, rules } = routedSearch(session, query, limit);
+    const { hits, rules } = routedSearch(session, query, limit, options.routingBudget);
     if (options.explain) {
       explain.push({
         query,

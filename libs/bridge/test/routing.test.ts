@@ -7,6 +7,7 @@ import {
   guardrailVerdict,
   handleToolSearch,
   routedSearch,
+  ROUTING_SEARCH_BUDGET,
 } from '../src/index';
 import { longToolNames, manyStarPatterns, sessionOf } from './bridge-fixture';
 
@@ -139,5 +140,76 @@ describe('search explanations', () => {
     // And the rules still act: the pinned tools lead, in pattern order.
     expect(first.hits[0]?.reason).toBe('rule');
     expect(first.rules.size).toBeGreaterThan(0);
+  });
+
+  it('a config too large to learn in one search is learnt over several, none of them long', () => {
+    // 1,000 different patterns that get far into a 60-character name before failing, over 20,000
+    // tools: 20 million tests, over a second in one search before the budget.
+    const names = longToolNames(20_000);
+    const long = toolset(
+      'long',
+      names.map((name) => tool(name, 'A tool with a long name.')),
+    );
+    // No name has a '-': each test finds the a's and fails at the end (999 + 1 = the most patterns).
+    const hostile = Array.from({ length: 10 }, (_, rule) => ({
+      tools: Array.from({ length: rule < 9 ? 100 : 99 }, (_, i) => `${'*a'.repeat(12 + (i % 8))}*-${rule * 100 + i}*b`),
+      pin: true,
+    }));
+    const last = names[names.length - 1] ?? '';
+    const session = sessionOf([long], { routing: [...hostile, { tools: [last], pin: true }] });
+    const times: number[] = [];
+    let searches = 0;
+    let pinnedAt: number | undefined;
+    while (pinnedAt === undefined && searches < 400) {
+      const started = performance.now();
+      const { hits } = routedSearch(session, 'long name', 5);
+      times.push(performance.now() - started);
+      searches += 1;
+      if (hits[0]?.reason === 'rule') pinnedAt = searches;
+    }
+    // 20 million tests at the budget per search: about 200 searches, then the last rule pins.
+    expect(pinnedAt).toBeGreaterThanOrEqual(Math.floor((999 * names.length) / ROUTING_SEARCH_BUDGET));
+    expect(pinnedAt).toBeLessThanOrEqual(Math.ceil((999 * names.length) / ROUTING_SEARCH_BUDGET) + 1);
+    // The first search also warms the engine and folds 20,000 names; each later one learns at most the budget.
+    const later = times.slice(1).sort((a, b) => a - b);
+    expect(times[0]).toBeLessThan(500);
+    expect(later[Math.floor(later.length / 2)]).toBeLessThan(25);
+    expect(Math.max(...later)).toBeLessThan(150);
+    const { hits } = routedSearch(session, 'long name', 5);
+    expect(hits[0]).toMatchObject({ reason: 'rule' });
+  });
+
+  it("takes its tests from a caller's shared allowance, and still answers when it is spent", () => {
+    const long = toolset(
+      'long',
+      longToolNames(2_000).map((name) => tool(name, 'A tool with a long name.')),
+    );
+    const patterns = Array.from({ length: 100 }, (_, i) => `${'*a'.repeat(12)}*-${i}*b`);
+    const last = longToolNames(2_000)[1_999] ?? '';
+    const session = sessionOf([long], {
+      routing: [
+        { tools: patterns, pin: true },
+        { tools: [last], pin: true },
+      ],
+    });
+    const allowance = { left: 0 };
+    // Nothing to learn with: the search answers from the words alone.
+    expect(routedSearch(session, 'long name', 3, allowance).hits[0]?.reason).not.toBe('rule');
+    expect(allowance.left).toBe(0);
+    // 100 patterns × 2,000 tools to learn before the last rule: two searches at the per-search cap.
+    for (const search of [1, 2]) {
+      allowance.left = 150_000;
+      const { hits } = routedSearch(session, 'long name', 3, allowance);
+      expect(allowance.left, `search ${search}`).toBe(150_000 - ROUTING_SEARCH_BUDGET);
+      expect(hits[0]?.reason).not.toBe('rule');
+    }
+    // Then one test per tool for the last rule, the last of which is its tool.
+    const [first] = routedSearch(session, 'long name', 3, allowance).hits;
+    expect(first?.reason).toBe('rule');
+    expect(session.table.deferred[first?.index ?? -1]?.originalName).toBe(last);
+    expect(allowance.left).toBe(150_000 - ROUTING_SEARCH_BUDGET - 2_000);
+    // Once learnt, searches cost the allowance nothing.
+    routedSearch(session, 'long name', 3, allowance);
+    expect(allowance.left).toBe(150_000 - ROUTING_SEARCH_BUDGET - 2_000);
   });
 });

@@ -24,6 +24,34 @@ describe('parseCatalogFiles', () => {
     expect(result.toolsets[0]?.tools[1]?.inputSchema).toEqual({ type: 'object', properties: {} });
   });
 
+  it('keeps what a line declares about its tool (seed 002): risk, tags, alwaysLoad, hints, output schema', () => {
+    const line = {
+      server: 'bank',
+      name: 'wire_money',
+      risk: 'high',
+      tags: ['payments'],
+      alwaysLoad: true,
+      annotations: { title: 'Wire money', destructiveHint: true, idempotentHint: false, openWorldHint: 'yes' },
+      outputSchema: { type: 'object', properties: { id: { type: 'string' } } },
+    };
+    const result = parseCatalogFiles([{ source: 'bank.jsonl', text: JSON.stringify(line) }]);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.toolsets[0]?.tools[0]).toMatchObject({
+      risk: 'high',
+      tags: ['payments'],
+      alwaysLoad: true,
+      // A hint of the wrong type is left out rather than guessed.
+      annotations: { title: 'Wire money', destructiveHint: true, idempotentHint: false },
+      outputSchema: line.outputSchema,
+    });
+    expect(result.toolsets[0]?.tools[0]?.annotations).not.toHaveProperty('openWorldHint');
+    const bad = parseCatalogFiles([
+      { source: 'bank.jsonl', text: `\n${JSON.stringify({ ...line, risk: 'extreme' })}` },
+    ]);
+    expect(bad).toMatchObject({ ok: false, error: { source: 'bank.jsonl', line: 2 } });
+    expect(bad.ok ? '' : bad.error.message).toMatch(/^risk: /);
+  });
+
   it('gives every server a valid toolset id, and distinct names distinct ids', () => {
     const result = parseCatalogFiles([
       {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { createHash } from 'node:crypto';
 import { slugify } from './names';
-import { JsonObjectSchema, ToolsetIdSchema, type Toolset } from './tool';
+import { JsonObjectSchema, RiskSchema, ToolsetIdSchema, type ToolAnnotations, type Toolset } from './tool';
 
 /**
  * One line of a catalog file (the `shared/data` JSON Lines format): a tool and the server it belongs
- * to. Extra keys are allowed and ignored, except the MCP annotation hints and `readOnly`.
+ * to, with what its owner declares about it (seed 002: `risk`, `tags`, `alwaysLoad`, the MCP
+ * annotation hints, `outputSchema`). Other keys are allowed and ignored.
  */
 export const CatalogRecordSchema = z.looseObject({
   server: z.string().min(1, 'server must be a non-empty string'),
@@ -16,6 +17,9 @@ export const CatalogRecordSchema = z.looseObject({
   readOnly: z.boolean().optional(),
   server_description: z.string().nullish(),
   annotations: z.record(z.string(), z.unknown()).nullish(),
+  risk: RiskSchema.nullish(),
+  tags: z.array(z.string().max(64)).max(64).nullish(),
+  alwaysLoad: z.boolean().nullish(),
 });
 export type CatalogRecord = z.infer<typeof CatalogRecordSchema>;
 
@@ -30,8 +34,17 @@ export type CatalogParseResult =
   | { readonly ok: true; readonly toolsets: Toolset[]; readonly toolCount: number }
   | { readonly ok: false; readonly error: CatalogLineError };
 
-function boolOrUndefined(value: unknown): boolean | undefined {
-  return typeof value === 'boolean' ? value : undefined;
+/**
+ * The MCP annotation hints a line declares, those of the right type only (a catalog scraped from
+ * the wild may hold anything there); the older top-level `readOnly` counts as `readOnlyHint`.
+ */
+function declaredHints(raw: Record<string, unknown>, readOnly: boolean | undefined): ToolAnnotations {
+  const hints: Record<string, string | boolean> = {};
+  if (typeof raw['title'] === 'string') hints['title'] = raw['title'].slice(0, 200);
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+    if (typeof raw[key] === 'boolean') hints[key] = raw[key];
+  if (hints['readOnlyHint'] === undefined && readOnly !== undefined) hints['readOnlyHint'] = readOnly;
+  return hints;
 }
 
 /**
@@ -91,24 +104,16 @@ export function parseCatalogFiles(files: readonly { source: string; text: string
         };
         byServer.set(id, toolset);
       }
-      const annotations = record.annotations ?? {};
-      const readOnlyHint = boolOrUndefined(annotations['readOnlyHint']) ?? record.readOnly;
-      const destructiveHint = boolOrUndefined(annotations['destructiveHint']);
+      const annotations = declaredHints(record.annotations ?? {}, record.readOnly);
       toolset.tools.push({
         name: record.name,
         description: record.description ?? '',
         inputSchema: record.inputSchema ?? { type: 'object', properties: {} },
         ...(record.outputSchema ? { outputSchema: record.outputSchema } : {}),
-        ...(readOnlyHint !== undefined || destructiveHint !== undefined
-          ? {
-              annotations: {
-                ...(readOnlyHint !== undefined ? { readOnlyHint } : {}),
-                ...(destructiveHint !== undefined ? { destructiveHint } : {}),
-              },
-            }
-          : {}),
-        tags: [],
-        alwaysLoad: false,
+        ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+        ...(record.risk ? { risk: record.risk } : {}),
+        tags: record.tags ?? [],
+        alwaysLoad: record.alwaysLoad ?? false,
       });
       toolCount += 1;
     }

@@ -14,6 +14,9 @@ describe('parseToolSearchConfig', () => {
       listing_max_tokens: 4000,
     });
     expect([...config.defer]).toEqual(DEFAULT_DEFER_TOOLS);
+    // Seed 000: session_search is a core tool that is always loaded.
+    expect(config.core_tools.has('session_search')).toBe(true);
+    expect(config.defer.has('session_search')).toBe(false);
     expect([...config.core_tools]).toEqual(DEFAULT_CORE_TOOLS);
     expect(warnings).toEqual([]);
   });
@@ -157,7 +160,8 @@ describe('parseEnableToolSearch', () => {
   it('maps each documented value', () => {
     expect(parseEnableToolSearch(undefined)).toBeUndefined();
     expect(parseEnableToolSearch('true')).toEqual({ kind: 'on' });
-    expect(parseEnableToolSearch('auto')).toEqual({ kind: 'on' });
+    // Seed 003: plain auto is auto:10, not always on.
+    expect(parseEnableToolSearch('auto')).toEqual({ kind: 'budget', pct: 10 });
     expect(parseEnableToolSearch('false')).toEqual({ kind: 'off' });
     expect(parseEnableToolSearch('auto:5')).toEqual({ kind: 'budget', pct: 5 });
     expect(parseEnableToolSearch('AUTO:12.5')).toEqual({ kind: 'budget', pct: 12.5 });

@@ -108,12 +108,13 @@ export const DEFAULT_CORE_TOOLS: readonly string[] = [
 ];
 
 /**
- * Core tools that are rarely needed and are deferred unless the user's `defer` list says otherwise.
- * `clarify` is deliberately absent: deferring it made models stop asking structured questions.
+ * Core tools that are rarely needed and are deferred unless the user's `defer` list says otherwise
+ * (the list itself is this project's addition to seed 000, where core tools are never deferred).
+ * `clarify` is deliberately absent: deferring it made models stop asking structured questions; so
+ * is `session_search`, which seed 000 names among the core tools that are always loaded.
  */
 export const DEFAULT_DEFER_TOOLS: readonly string[] = [
   'computer_use',
-  'session_search',
   'image_generate',
   'todo_list',
   'process_manage',
@@ -217,14 +218,16 @@ function readNameSet(
 }
 
 /**
- * Reads `ENABLE_TOOL_SEARCH` (seed 003). Unset/empty → undefined (the config decides). `true` and
- * plain `auto` → on, `false` → off, `auto:N` → budget-gated at N % of the context (0–100).
+ * Reads `ENABLE_TOOL_SEARCH` (seed 003). Unset/empty → undefined (the config decides). `true` → on,
+ * `false` → off, `auto:N` → budget-gated at N % of the context (0–100), and plain `auto` is seed
+ * 003's default, `auto:10`: off until the deferrable definitions reach 10 % of the context window.
  */
 export function parseEnableToolSearch(value: string | undefined, warnings: string[] = []): ActivationMode | undefined {
   if (value === undefined) return undefined;
   const text = value.trim().toLowerCase();
   if (text === '') return undefined;
-  if (text === 'true' || text === 'auto') return { kind: 'on' };
+  if (text === 'true') return { kind: 'on' };
+  if (text === 'auto') return { kind: 'budget', pct: ENABLE_TOOL_SEARCH_AUTO_PCT };
   if (text === 'false') return { kind: 'off' };
   const match = /^auto:(.*)$/.exec(text);
   if (match) {
@@ -241,6 +244,9 @@ export function parseEnableToolSearch(value: string | undefined, warnings: strin
   );
   return undefined;
 }
+
+/** What plain `ENABLE_TOOL_SEARCH=auto` means (seed 003): `auto:10`. */
+export const ENABLE_TOOL_SEARCH_AUTO_PCT = 10;
 
 function readEnabled(raw: Record<string, unknown>, warnings: string[]): ToolSearchConfig['enabled'] {
   const value = raw['enabled'];

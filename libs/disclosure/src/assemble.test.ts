@@ -128,6 +128,26 @@ describe('assembleSession', () => {
     expect(result.listing).toContain('cloudflare: 3300 tools');
   });
 
+  it('embeds the listing with listing: on whatever share of a small context it takes, within its cap', () => {
+    const toolsets = [github, bigServer('aws', 60)];
+    // 5 % of 8,000 tokens is 400: auto falls back to a smaller form than on, whose budget is the cap.
+    const auto = assembleSession({ toolsets, config: defaults, contextTokens: 8_000 }).result;
+    const on = assembleSession({
+      toolsets,
+      config: parseToolSearchConfig({ listing: 'on' }).config,
+      contextTokens: 8_000,
+    }).result;
+    expect(auto.budget_tokens).toBe(400);
+    expect(auto.listing_form).not.toBe('full');
+    expect(on).toMatchObject({ tier: 1, listing_form: 'full', budget_tokens: 4000 });
+    expect(on.listing_tokens).toBeGreaterThan(400);
+    // The absolute cap still holds.
+    const capped = parseToolSearchConfig({ listing: 'on', listing_max_tokens: 200 }).config;
+    expect(
+      assembleSession({ toolsets, config: capped, contextTokens: 8_000 }).result.listing_tokens,
+    ).toBeLessThanOrEqual(200);
+  });
+
   it('keeps the tool_search schema of a 500-tool catalog under 4,500 tokens with defaults', () => {
     const lean = toolset(
       'lean-catalog',

@@ -185,7 +185,12 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const { config } = input;
   const counter = tokenCounter(encoding);
   const table = buildSessionTools(input.toolsets, config);
-  const budget = listingBudget(input.contextTokens, config.threshold_pct, config.listing_max_tokens);
+  // Seed 000: `listing: on` fixes the listing on, whatever share of the context window it takes;
+  // only its absolute cap (`listing_max_tokens`) still shapes it. `auto` also keeps to the share.
+  const budget =
+    config.listing === 'on'
+      ? config.listing_max_tokens
+      : listingBudget(input.contextTokens, config.threshold_pct, config.listing_max_tokens);
   const finishSchemaCount = startSchemaCount(table.deferred, counter);
   const knownActivation = activationWithoutWeight(config, table.deferred.length, input.previouslyActive ?? false);
   // When the bridge is on whatever the schemas weigh, the listing is built while they are counted.

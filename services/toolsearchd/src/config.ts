@@ -67,6 +67,15 @@ export const DaemonConfigSchema = z
           .min(1024)
           .max(16 * 1024 * 1024)
           .default(128 * 1024),
+        /**
+         * Routing-pattern tests one tenant's searches may make per second on a replica while they
+         * learn which tools a session config's patterns match (see routing-budgets.ts).
+         */
+        routingTestsPerSecond: z.number().int().min(1000).max(100_000_000).default(200_000),
+        /** Patterns with `*` a session's grant may have, its ancestors' allow lists included. */
+        maxGrantWildcards: z.number().int().min(0).max(1000).default(32),
+        /** Wildcard patterns × tool names a grant may test when a session opens (see grant.ts). */
+        maxGrantTests: z.number().int().min(1000).max(1_000_000_000).default(1_000_000),
       })
       .strict()
       .prefault({}),

@@ -17,6 +17,7 @@ import { addEndpoints } from './serve-request';
 import { SurfaceBuilder } from './surface';
 import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
+import { RoutingBudgets } from './routing-budgets';
 import { OperatorViews } from './operator-views';
 import { SurfaceEndpoints } from './surface-endpoints';
 import { ToolsetEndpoints } from './toolset-endpoints';
@@ -54,6 +55,7 @@ export class Daemon {
   readonly #config: DaemonConfig;
   readonly #log: Logger;
   readonly #surfaces: SurfaceBuilder;
+  readonly #routingBudgets: RoutingBudgets;
   #nc: NatsConnection | undefined;
   #redis: RedisClient | undefined;
   #registry: ToolsetRegistry | undefined;
@@ -97,6 +99,7 @@ export class Daemon {
     this.#operatorToolsets = options.operatorToolsets ?? {};
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {}, { maxJsonDepth: config.limits.maxJsonDepth });
+    this.#routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
     // Re-assemblies after a toolset change run in short slices, tenants taking turns (fairness).
     this.#reassembly = new FanoutScheduler({
       log: this.#log,
@@ -284,6 +287,10 @@ export class Daemon {
       quotas: this.#quotas,
       queues: () => this.#dispatcher.queues,
       maxToolBytes: this.#config.limits.maxToolBytes,
+      grantLimits: {
+        maxWildcards: this.#config.limits.maxGrantWildcards,
+        maxTests: this.#config.limits.maxGrantTests,
+      },
     });
     return this.#lifecycle;
   }
@@ -296,6 +303,7 @@ export class Daemon {
       descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       noteTier: (tenant, session, tier) => this.#actors.noteTier(tenant, session, tier),
       observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
+      routingBudget: (tenant) => this.#routingBudgets.for(tenant),
     });
     return this.#surfaceViews;
   }
@@ -377,6 +385,7 @@ export class Daemon {
       bridge: surface.bridge,
       routing: surface.config.config.routing,
       policy: this.#dispatcher.policyOf(descriptor.tenant),
+      routingBudget: this.#routingBudgets.for(descriptor.tenant),
     };
   }
 

@@ -14,6 +14,7 @@ const descriptor = (tenant: string, id: string): SessionDescriptor => ({
   activated: false,
   createdAt: 0,
   lineage: [],
+  ancestorAllows: [],
 });
 
 /** Busy-waits `ms` milliseconds: the synchronous part of a re-assembly. */

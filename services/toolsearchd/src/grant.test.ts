@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ToolsetSchema } from '@toolsearch/catalog';
-import { applyGrant, exceedsParent, narrowGrant } from './grant';
+import { applyGrant, exceedsParent, grantTests, grantWarnings, narrowGrant } from './grant';
 
 const github = ToolsetSchema.parse({
   id: 'mcp-github',
@@ -10,12 +10,61 @@ const github = ToolsetSchema.parse({
 const slack = ToolsetSchema.parse({ id: 'mcp-slack', kind: 'mcp', tools: [{ name: 'post_message' }] });
 
 describe('grants', () => {
-  it('refuses a child with a toolset or allow pattern its parent lacks', () => {
-    expect(exceedsParent({ toolsets: ['mcp-github'] }, { toolsets: ['mcp-github', 'mcp-slack'] })).toBeUndefined();
-    expect(exceedsParent({ toolsets: ['mcp-linear'] }, { toolsets: ['mcp-github'] })).toContain('mcp-linear');
+  it('refuses a child with a toolset its parent lacks, or a pattern reaching a tool the parent cannot', () => {
+    const registered = [github, slack];
+    const parent = { toolsets: ['mcp-github', 'mcp-slack'] };
+    expect(exceedsParent({ toolsets: ['mcp-github'] }, parent, [], registered)).toBeUndefined();
+    expect(exceedsParent({ toolsets: ['mcp-linear'] }, { toolsets: ['mcp-github'] }, [], registered)).toContain(
+      'mcp-linear',
+    );
+    const listing = { toolsets: ['mcp-github'], allow: ['list_*'] };
+    expect(exceedsParent({ toolsets: ['mcp-github'], allow: ['*'] }, listing, [], registered)).toBe(
+      'the parent session cannot reach mcp-github/create_issue, mcp-github/delete_repo',
+    );
+    // A narrower pattern than the parent's (compared as strings, this was refused).
+    expect(exceedsParent({ toolsets: ['mcp-github'], allow: ['list_repos'] }, listing, [], registered)).toBeUndefined();
+    // The grandparent's allow list binds too.
     expect(
-      exceedsParent({ toolsets: ['mcp-github'], allow: ['*'] }, { toolsets: ['mcp-github'], allow: ['list_*'] }),
-    ).toContain('*');
+      exceedsParent(
+        { toolsets: ['mcp-github'], allow: ['*_repo*'] },
+        { toolsets: ['mcp-github'] },
+        [['list_*']],
+        registered,
+      ),
+    ).toBe('the parent session cannot reach mcp-github/delete_repo');
+  });
+
+  it("matches the model-facing name of an MCP server's tools as well as the original and toolset/name", () => {
+    const reached = (allow: string[]) =>
+      applyGrant([github], { toolsets: ['mcp-github'], allow })[0]?.tools.map((tool) => tool.name);
+    expect(reached(['github__delete*'])).toEqual(['delete_repo']);
+    expect(reached(['mcp-github/list_*', 'create_issue'])).toEqual(['create_issue', 'list_repos']);
+    expect(reached(['github__list_repos'])).toEqual(['list_repos']);
+  });
+
+  it("keeps a child within its ancestors' allow lists when a toolset changes after it opened", () => {
+    const grown = ToolsetSchema.parse({ ...github, tools: [...github.tools, { name: 'merge_pr' }] });
+    const [child] = applyGrant([grown], { toolsets: ['mcp-github'], allow: ['*'] }, [['list_*', 'merge_*']]);
+    expect(child?.tools.map((tool) => tool.name)).toEqual(['list_repos', 'merge_pr']);
+  });
+
+  it('warns of toolsets not registered and patterns that reach no tool', () => {
+    expect(
+      grantWarnings({ toolsets: ['mcp-github', 'mcp-nope'], allow: ['github__list*', 'merge_*'], deny: ['x'] }, [
+        github,
+        slack,
+      ]),
+    ).toEqual([
+      "grant.toolsets: no toolset 'mcp-nope' is registered; the session will see it once it is.",
+      "grant.allow[1] 'merge_*' matches no tool of the granted toolsets (patterns match the original name, '<toolset>/<name>' or the model-facing name, case-sensitively).",
+      "grant.deny[0] 'x' matches no tool of the granted toolsets (patterns match the original name, '<toolset>/<name>' or the model-facing name, case-sensitively).",
+    ]);
+  });
+
+  it('counts what applying a grant costs: wildcard patterns times names, exact names free', () => {
+    const grant = { toolsets: ['mcp-github'], allow: ['list_*', 'create_issue'], deny: ['*x*'] };
+    expect(grantTests(grant, [['a*']], [github, slack])).toBe(3 * 3 * 3);
+    expect(grantTests({ toolsets: ['mcp-github'], allow: ['create_issue'] }, [], [github])).toBe(0);
   });
 
   it("gives a child its parent's allow list when it has none, and both deny lists", () => {

@@ -119,7 +119,10 @@ export class QuotaGate {
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
   /** Per tenant: requests counted here in the current window, not yet added to Redis, and the shared total last seen. */
-  readonly #windows = new Map<string, { window: number; pending: number; shared: number }>();
+  readonly #windows = new Map<
+    string,
+    { window: number; pending: number; shared: number; refusal?: QuotaExceededError | undefined }
+  >();
   #timer: NodeJS.Timeout | undefined;
 
   constructor(options: {
@@ -189,14 +192,20 @@ export class QuotaGate {
 
   /**
    * The refusal for a request of a tenant whose window of this second is already full, without
-   * counting it: only verified requests fill a window, so no one else can fill a tenant's.
+   * counting it: only verified requests fill a window, so no one else can fill a tenant's. One
+   * refusal object per window, so that a flood of refused requests costs no error object each.
    */
   refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
     const limit = this.limits(tenant).requestsPerSecond;
     if (counter.shared + counter.pending < limit) return undefined;
-    return new QuotaExceededError('requestsPerSecond', limit, 'too many requests in this second; retry in a moment');
+    counter.refusal ??= new QuotaExceededError(
+      'requestsPerSecond',
+      limit,
+      'too many requests in this second; retry in a moment',
+    );
+    return counter.refusal;
   }
 
   /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
@@ -216,6 +225,23 @@ export class QuotaGate {
         limit,
         `too many requests in this second (this one counts ${weight}); retry in a moment`,
       );
+    counter.pending += weight;
+    this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
+  }
+
+  /**
+   * Counts work a request turned out to cost beyond its weight (a grant's pattern tests, known
+   * only once its toolsets are looked up) against the tenant's requests per second, without
+   * refusing: the work is done, and the tenant's next requests wait for it instead.
+   */
+  charge(tenant: string, weight: number, now = Date.now()): void {
+    if (weight <= 0) return;
+    const window = Math.floor(now / 1000);
+    let counter = this.#windows.get(tenant);
+    if (counter === undefined || counter.window !== window) {
+      counter = { window, pending: 0, shared: 0 };
+      this.#windows.set(tenant, counter);
+    }
     counter.pending += weight;
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }

@@ -109,10 +109,14 @@ export async function serveRequest(
     options.observe?.(endpoint.name, 'REPLY_REFUSED', (performance.now() - started) / 1000);
     return;
   }
+  const early = options.refuseEarly?.(tenantToken);
+  if (early !== undefined) {
+    options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
+    replies.send(message, encodedRefusal(early), options.log);
+    return;
+  }
   let reply: unknown;
   try {
-    const early = options.refuseEarly?.(tenantToken);
-    if (early !== undefined) throw early;
     assertPayloadSize(message.data.length, options.maxPayloadBytes);
     const params = parseSubject(endpoint.template, message.subject);
     if (params === undefined || !TenantIdSchema.safeParse(params.tenant).success) {
@@ -148,8 +152,41 @@ export async function serveRequest(
     outcome ? String((reply as { error: { code: unknown } }).error.code) : 'ok',
     (performance.now() - started) / 1000,
   );
-  respond(message, codec.encode(reply), options.log);
+  replies.send(message, codec.encode(reply), options.log);
 }
+
+/** Early refusals are the same for every request of a tenant's second: encoded once each. */
+const encodedRefusals = new WeakMap<RequestError, Uint8Array>();
+function encodedRefusal(refusal: RequestError): Uint8Array {
+  let data = encodedRefusals.get(refusal);
+  if (data === undefined)
+    encodedRefusals.set(refusal, (data = codec.encode(errorReply(refusal.code, refusal.message))));
+  return data;
+}
+
+/**
+ * Replies made in one turn of the event loop, sent together. nats.js writes its outbound buffer
+ * to the socket in a microtask after the first message put in it; handlers finish in microtasks
+ * of their own, so most replies went out in a socket write each — 15 % of the daemon's time while
+ * a tenant flooded it with requests its quota refused. Held until the loop's check phase
+ * (`setImmediate`), which follows the I/O that brought the requests, they leave in one write, in
+ * the same turn of the loop: no reply waits for other work.
+ */
+class ReplyBatch {
+  #held: { message: Msg; data: Uint8Array; log: Logger }[] = [];
+
+  send(message: Msg, data: Uint8Array, log: Logger): void {
+    if (this.#held.length === 0) setImmediate(() => this.#flush());
+    this.#held.push({ message, data, log });
+  }
+
+  #flush(): void {
+    const held = this.#held;
+    this.#held = [];
+    for (const { message, data, log } of held) respond(message, data, log);
+  }
+}
+const replies = new ReplyBatch();
 
 /**
  * Sends a reply. One larger than the server's `max_payload` (a search echoing a huge query, say)

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { JSONCodec, type NatsConnection } from 'nats';
+import type { Toolset } from '@toolsearch/catalog';
 import {
+  type Grant,
   OpenSessionRequestSchema,
   SessionIdSchema,
   subject,
@@ -8,7 +10,7 @@ import {
   WIRE_ERROR_CODES,
 } from '@toolsearch/proto';
 import type { WorkerQueues } from './dispatch/worker-queues.adapter';
-import { exceedsParent, narrowGrant } from './grant';
+import { ancestorAllowsOf, exceedsParent, grantTests, grantWarnings, narrowGrant, type AncestorAllows } from './grant';
 import { ownerFor } from './identity/authority';
 import { assertToolSizes } from './json-limits';
 import type { Caller } from './identity/credentials';
@@ -20,6 +22,12 @@ import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
+
+/**
+ * Grant pattern tests that count as one unit of `requestsPerSecond` (a search query counts one
+ * and costs about as much as this many tests).
+ */
+const GRANT_TESTS_PER_UNIT = 10_000;
 
 /** Replica-to-replica: these sessions changed or closed; drop cached copies. */
 export const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalidate';
@@ -41,6 +49,8 @@ export class SessionLifecycle {
       queues: () => WorkerQueues;
       /** `limits.maxToolBytes`, for the core tools a session brings. */
       maxToolBytes: number;
+      /** `limits.maxGrantWildcards` and `limits.maxGrantTests`: what filtering by a grant may cost. */
+      grantLimits: { maxWildcards: number; maxTests: number };
     },
   ) {}
 
@@ -105,9 +115,13 @@ export class SessionLifecycle {
       throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
     }
     let parent: SessionDescriptor | undefined;
+    let ancestorAllows: AncestorAllows = [];
+    const registered = [...this.deps.registry.toolsets(tenant).values()].map((entry) => entry.toolset);
     if (request.parent !== undefined) {
       parent = await this.descriptor(tenant, request.parent);
-      const reason = exceedsParent(request.grant, parent.grant);
+      ancestorAllows = ancestorAllowsOf(parent.grant, parent.ancestorAllows);
+      this.#chargeGrant(tenant, request.grant, ancestorAllows, registered);
+      const reason = exceedsParent(request.grant, parent.grant, parent.ancestorAllows, registered);
       if (reason !== undefined)
         throw new RequestError(
           WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
@@ -122,8 +136,11 @@ export class SessionLifecycle {
           WIRE_ERROR_CODES.GRANT_EXCEEDS_PARENT,
           `a child's core tools must be among its parent's: '${extra.name}' is not.`,
         );
-    }
-    const { warnings } = this.deps.surfaces.config(request.config);
+    } else this.#chargeGrant(tenant, request.grant, ancestorAllows, registered);
+    const warnings = [
+      ...grantWarnings(request.grant, registered),
+      ...this.deps.surfaces.config(request.config).warnings,
+    ];
     const owner = ownerFor(caller, parent);
     const fresh: Omit<SessionDescriptor, 'tokenDigest'> = {
       id: `s-${randomBytes(18).toString('base64url')}`,
@@ -138,6 +155,7 @@ export class SessionLifecycle {
       createdAt: Date.now(),
       ...(owner !== undefined ? { owner } : {}),
       lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
+      ancestorAllows: ancestorAllows.map((list) => [...list]),
     };
     const { token, descriptor } = await store.create(fresh);
     const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
@@ -154,9 +172,35 @@ export class SessionLifecycle {
         ...(descriptor.parent ? { parent: descriptor.parent } : {}),
         grant,
         model: descriptor.model,
-        warnings: [...warnings],
+        warnings,
       },
     };
+  }
+
+  /**
+   * Refuses a grant whose wildcard patterns would cost too much to apply: each is tested against
+   * every name of every tool of the granted toolsets, on the one thread every tenant shares. What
+   * it does cost is charged to the tenant's requests per second (one unit per
+   * GRANT_TESTS_PER_UNIT tests), so opening sessions with costly grants throttles itself.
+   */
+  #chargeGrant(tenant: string, grant: Grant, ancestors: AncestorAllows, registered: readonly Toolset[]): void {
+    const { maxWildcards, maxTests } = this.deps.grantLimits;
+    const wildcards = [grant.allow ?? [], grant.deny ?? [], ...ancestors]
+      .flat()
+      .filter((pattern) => pattern.includes('*')).length;
+    if (wildcards > maxWildcards)
+      throw new RequestError(
+        WIRE_ERROR_CODES.BAD_REQUEST,
+        `grant: ${wildcards} patterns with '*' (with the parent's), more than limits.maxGrantWildcards (${maxWildcards}); name tools exactly (no limit) or use fewer wildcards.`,
+      );
+    const tests = grantTests(grant, ancestors, registered);
+    if (tests > maxTests)
+      throw new RequestError(
+        WIRE_ERROR_CODES.BAD_REQUEST,
+        `grant: its '*' patterns over the granted toolsets' tools make ${tests} name tests, more than limits.maxGrantTests (${maxTests}); grant fewer toolsets, name tools exactly, or use fewer wildcards.`,
+      );
+    // Applied twice when it opens (the surface and the warnings): counted twice.
+    this.deps.quotas?.charge(tenant, Math.floor((2 * tests) / GRANT_TESTS_PER_UNIT));
   }
 
   async close(tenant: string, session: string | undefined) {

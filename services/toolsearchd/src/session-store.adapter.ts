@@ -20,6 +20,14 @@ export const SessionDescriptorSchema = z.object({
   createdAt: z.number(),
   /** The credential that opened the session's root (children inherit it): who may act on it. */
   owner: z.string().optional(),
+  /**
+   * The allow lists of the session's ancestors: a tool reaches it only if it also matches one
+   * pattern of each, so a child stays within its parent when toolsets change later (grant.ts).
+   */
+  ancestorAllows: z
+    .array(z.array(z.string().max(200)).max(1000))
+    .max(64)
+    .default([]),
   /** The session's ancestors, root first: their tokens also act on it. */
   lineage: z.array(z.string()).default([]),
   /** The sha256 of the session's bearer token (checked on every request that acts on it). */

@@ -11,6 +11,7 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   model: { contextLength: 0 },
   coreTools: [],
   lineage: [],
+  ancestorAllows: [],
   activated: false,
   createdAt: 0,
 });

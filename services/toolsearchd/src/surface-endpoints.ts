@@ -1,4 +1,4 @@
-import { errorPayload, handleToolDescribe, handleToolSearch } from '@toolsearch/bridge';
+import { errorPayload, handleToolDescribe, handleToolSearch, type RoutingBudget } from '@toolsearch/bridge';
 import type { Assembly, AssemblyResult, ToolFormat } from '@toolsearch/disclosure';
 import {
   AssembleRequestSchema,
@@ -28,6 +28,8 @@ export class SurfaceEndpoints {
       noteTier: (tenant: string, session: string, tier: number) => void;
       /** Seconds spent ranking one search (for the search latency metric). */
       observeSearch: (seconds: number) => void;
+      /** The tenant's allowance of routing-pattern tests (see routing-budgets.ts). */
+      routingBudget: (tenant: string) => RoutingBudget;
     },
   ) {}
 
@@ -57,7 +59,10 @@ export class SurfaceEndpoints {
     const { bridge } = this.deps.surfaces.build(await this.deps.descriptor(tenant, session), this.deps.registry);
     const { explain, ...args } = request;
     const started = performance.now();
-    const outcome = handleToolSearch(bridge, args, { explain: explain === true });
+    const outcome = handleToolSearch(bridge, args, {
+      explain: explain === true,
+      routingBudget: this.deps.routingBudget(tenant),
+    });
     this.deps.observeSearch((performance.now() - started) / 1000);
     if (!outcome.ok) return bridgeError(outcome.error);
     return outcome.explain !== undefined

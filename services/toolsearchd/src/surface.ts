@@ -84,9 +84,9 @@ export class SurfaceBuilder {
   #settingsOf(descriptor: SessionDescriptor): string {
     let digest = this.#settings.get(descriptor);
     if (digest === undefined) {
-      const { grant, config, model, coreTools, activated } = descriptor;
+      const { grant, ancestorAllows, config, model, coreTools, activated } = descriptor;
       digest = createHash('sha256')
-        .update(JSON.stringify([grant, config ?? null, model, coreTools, activated]))
+        .update(JSON.stringify([grant, ancestorAllows, config ?? null, model, coreTools, activated]))
         .digest('base64');
       this.#settings.set(descriptor, digest);
     }
@@ -98,6 +98,7 @@ export class SurfaceBuilder {
     const granted = applyGrant(
       [...registry.toolsets(descriptor.tenant).values()].map((entry) => entry.toolset),
       descriptor.grant,
+      descriptor.ancestorAllows,
     );
     const toolsets =
       descriptor.coreTools.length > 0

@@ -9,6 +9,7 @@ import {
   handleToolSearch,
   planTurn,
   type BridgeSession,
+  type RoutingBudget,
   type PlannedStep,
   type TurnCall,
   type UnwrappedCall,
@@ -50,6 +51,8 @@ export interface TurnContext {
   readonly bridge: BridgeSession;
   readonly routing: readonly RoutingRule[];
   readonly policy: TenantPolicy;
+  /** The tenant's allowance of routing-pattern tests for `tool_search` steps. */
+  readonly routingBudget?: RoutingBudget;
 }
 
 export interface DispatcherDeps {
@@ -209,7 +212,7 @@ export class Dispatcher {
     if (step.kind === 'lookup') {
       const outcome =
         step.name === 'tool_search'
-          ? handleToolSearch(context.bridge, step.arguments)
+          ? handleToolSearch(context.bridge, step.arguments, { routingBudget: context.routingBudget })
           : handleToolDescribe(context.bridge, step.arguments);
       const envelope: CallEnvelope = outcome.ok
         ? { ok: true, data: outcome.result, error: null, status: 'done' }
