@@ -1,9 +1,12 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Queue, Worker } from 'bullmq';
 import { Cluster } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { ToolsearchWireError, WorkerJobSchema } from '@toolsearch/proto';
+import { ENDPOINTS, ToolsearchWireError, WorkerJobSchema } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
 import { clientFor, eventually, serveExec, startDaemon, tenantId, testConfig } from './harness';
 import {
@@ -20,6 +23,7 @@ const missing = redisBinariesMissing();
 if (missing !== undefined) console.warn(`skipping the Redis Cluster tests: ${missing}`);
 
 const obj = { type: 'object', properties: {} };
+const MCP_FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const namespace = testConfig().namespace;
 const prefix = namespace.redisPrefix;
 
@@ -73,6 +77,7 @@ describe.skipIf(missing !== undefined)('toolsearchd on a Redis Cluster of three 
         password: secrets['TOOLSEARCH_REDIS_PASSWORD'],
       },
       policy: { rateLimits: [{ scope: 'session', limit: 2, windowMs: 60_000, tools: ['ping'] }] },
+      mcp: { allowedCommands: [process.execPath] },
     });
     daemon = await startDaemon(config);
   }, 60_000);
@@ -137,8 +142,29 @@ describe.skipIf(missing !== undefined)('toolsearchd on a Redis Cluster of three 
       expect(quotas['heldApprovals']?.used).toBe(0);
       const activity = await client.recentActivity({ session: session.id });
       expect(activity.records.map((record) => record.outcome)).toContain('RATE_LIMITED');
+
+      // An MCP server of the tenant's own: attached, its tool called through the dispatcher, detached.
+      const tools = join(local.dir, `tools-${tenant}.json`);
+      writeFileSync(tools, JSON.stringify([{ name: 'echo', description: 'Echo it.', inputSchema: obj }]));
+      const attached = await client.call(ENDPOINTS.mcpAttach, {
+        name: 'files',
+        transport: {
+          type: 'stdio',
+          command: process.execPath,
+          args: [MCP_FIXTURE, tools, join(local.dir, `calls-${tenant}`)],
+        },
+      });
+      expect(attached).toMatchObject({ toolset: 'mcp-files', tools: 1 });
+      const viaMcp = await client.openSession({
+        grant: { toolsets: ['mcp-files'] },
+        model: { contextLength: 128_000 },
+      });
+      const echoed = await client.dispatch(viaMcp.session.id, [{ id: 'e1', name: 'files__echo', arguments: {} }]);
+      expect(echoed.results[0]).toMatchObject({ ok: true });
+      expect(await client.call(ENDPOINTS.mcpDetach, { name: 'files' })).toMatchObject({ detached: true });
+      await client.closeSession(viaMcp.session.id);
     }
-  });
+  }, 60_000);
 
   it("gives each tenant's subagent job to that tenant's worker user on the cluster, and nothing else", async () => {
     for (const tenant of tenants) {
