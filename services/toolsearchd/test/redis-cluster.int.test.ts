@@ -259,18 +259,26 @@ describe.skipIf(missing !== undefined)('toolsearchd on a Redis Cluster of three 
       client.openSession({ grant: { toolsets: ['ops'] }, model: { contextLength: 128_000 } });
     await local.kill(victim);
     const codes: string[] = [];
+    let slowestRefusalMs = 0;
     for (let attempt = 0; attempt < 10; attempt++) {
+      const started = performance.now();
       await open(lostClient).then(
         () => codes.push('ok'),
         (error: unknown) => codes.push(error instanceof ToolsearchWireError ? error.code : String(error)),
       );
+      slowestRefusalMs = Math.max(slowestRefusalMs, performance.now() - started);
       // Another tenant, on another master, is served throughout (its quotas read only its own keys;
       // opening a session would also write its token's owner, a key without the tenant's tag).
       expect((await servedClient.showTenant()).ok).toBe(true);
     }
     expect(new Set(codes)).toEqual(new Set(['UNAVAILABLE']));
+    const restarted = performance.now();
     await local.restart(victim);
     // Back by itself (the node keeps its slots; this test's Redis keeps no data across the restart).
     await eventually(async () => expect((await open(lostClient)).session.id).toMatch(/\S/), 30_000);
+    console.log(
+      `Redis Cluster master lost: 10 of 10 opens UNAVAILABLE, the slowest refusal ${Math.round(slowestRefusalMs)} ms; ` +
+        `served again ${Math.round(performance.now() - restarted)} ms after the restart began`,
+    );
   }, 60_000);
 });
