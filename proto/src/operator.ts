@@ -83,6 +83,10 @@ export const AuditRecordSchema = z.object({
   outcome: z.string(),
   approval_id: z.string(),
   at: z.number().int(),
+  /** The call's arguments as JSON, redacted, when the tenant's audit policy keeps them. */
+  arguments: z.string().optional(),
+  /** A summary of the result: redacted JSON, or the error code and message (when kept). */
+  result: z.string().optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export const AuditRecentReplySchema = z.object({ ok: z.literal(true), records: z.array(AuditRecordSchema) });

@@ -99,6 +99,8 @@ export class OperatorViews {
         outcome: record.outcome,
         approval_id: record.approvalId,
         at: record.at,
+        ...(record.arguments !== undefined ? { arguments: record.arguments } : {}),
+        ...(record.result !== undefined ? { result: record.result } : {}),
       }));
     return { ok: true, records };
   }

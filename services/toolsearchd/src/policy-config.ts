@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_CALL_POLICY, type CallPolicy } from '@toolsearch/bridge';
+import { AuditPolicySchema } from './dispatch/audit-detail';
 
 const PatternSchema = z.string().min(1).max(200);
 const Patterns = z.array(PatternSchema).max(1000);
@@ -18,7 +19,8 @@ export type RateLimit = z.infer<typeof RateLimitSchema>;
 
 /**
  * A tenant's rules for running tools: guardrails (allow/deny), which calls need a human, who may
- * decide, how long a held call waits, and rate limits shared by every replica through Redis.
+ * decide, how long a held call waits, rate limits shared by every replica through Redis, and what
+ * the audit keeps of each call.
  */
 export const TenantPolicySchema = z
   .object({
@@ -43,6 +45,8 @@ export const TenantPolicySchema = z
       .strict()
       .prefault({}),
     rateLimits: z.array(RateLimitSchema).max(100).default([]),
+    /** What each call's audit record keeps beyond name, digest and outcome (see audit-detail.ts). */
+    audit: AuditPolicySchema.prefault({}),
   })
   .strict();
 export type TenantPolicy = z.infer<typeof TenantPolicySchema>;

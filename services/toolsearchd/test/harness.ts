@@ -225,8 +225,8 @@ export function daemonProcess(
 
 /**
  * Serves `exec.<toolset>` for a tenant the way a plugin would: answers every request with
- * `{ ok: true, data: answer(request) }` and records it. Resolves once the server knows the
- * subscription; the returned array fills as requests arrive.
+ * `{ ok: true, data: answer(request) }` (awaited when it is a promise) and records it. Resolves once
+ * the server knows the subscription; the returned array fills as requests arrive.
  */
 export async function serveExec(
   nc: NatsConnection,
@@ -241,7 +241,7 @@ export async function serveExec(
       if (error) return;
       const request = codec.decode(message.data) as ExecRequest;
       requests.push(request);
-      message.respond(codec.encode({ ok: true, data: answer(request) }));
+      void Promise.resolve(answer(request)).then((data) => message.respond(codec.encode({ ok: true, data })));
     },
   });
   await nc.flush();

@@ -49,7 +49,11 @@ describe('operator commands against a running daemon', () => {
     await fixture.start();
     client = await fixture.client(TENANT);
     nc = await fixture.connection();
-    ran = await serveExec(nc, TENANT, 'ops', (request) => ({ dropped: request.arguments['table'] }));
+    ran = await serveExec(nc, TENANT, 'ops', async (request) => {
+      // A slow call: it finishes after the CLI's --timeout, within its --wait.
+      if (request.arguments['table'] === 'slow') await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { dropped: request.arguments['table'] };
+    });
     await client.putToolset({
       id: 'ops',
       kind: 'plugin',
@@ -148,6 +152,24 @@ describe('operator commands against a running daemon', () => {
     expect(activity.code).toBe(0);
     expect(activity.stdout).toMatch(/drop_table\s+pending_approval/);
     expect(activity.stdout).not.toContain('tool_call');
+  }, 60_000);
+
+  it('approvals approve --wait reports a call that ran after --timeout, and get shows it', async () => {
+    const { results } = await client.dispatch(session, [
+      { id: 'h3', name: 'tool_call', arguments: { name: 'drop_table', arguments: { table: 'slow' } } },
+    ]);
+    const id = (results[0]?.data as { results: { approval_id: string }[] }).results[0]?.approval_id ?? '';
+    const alice = { TOOLSEARCH_CREDENTIAL: TEST_KEYS.alice };
+    const held = await cli(as(['approvals', 'get', id]));
+    expect(held.stdout).toContain(`${id}: drop_table {"table":"slow"} (state pending)`);
+    // Each answer within 1 s, the call 1.5 s: the wait outlasts the timeout (this exited 3 before).
+    const approved = await cli(as(['approvals', 'approve', id, '--wait', '10000', '--timeout', '1000']), alice);
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toContain('result: {"dropped":"slow"}');
+    const shown = JSON.parse((await cli(as(['approvals', 'get', id, '--json']))).stdout) as {
+      approval: { state: string; result: { data: unknown } };
+    };
+    expect(shown.approval).toMatchObject({ state: 'done', result: { data: { dropped: 'slow' } } });
   }, 60_000);
 
   it('activity --follow prints live events under the real tool name', async () => {

@@ -17,6 +17,10 @@ export interface TraceRecord {
   readonly outcome: string;
   readonly approvalId: string;
   readonly at: number;
+  /** The call's arguments, redacted, when the tenant's audit policy keeps them (audit-detail.ts). */
+  readonly arguments?: string;
+  /** A summary of the result (redacted JSON, or the error code and message), when kept. */
+  readonly result?: string;
 }
 
 /**
@@ -68,6 +72,8 @@ export class AuditLog {
         record.approvalId,
         'at',
         String(record.at),
+        ...(record.arguments !== undefined ? ['arguments', record.arguments] : []),
+        ...(record.result !== undefined ? ['result', record.result] : []),
       );
     }
     const results = await pipeline.exec();
@@ -93,6 +99,8 @@ export class AuditLog {
         outcome: value['outcome'] ?? '',
         approvalId: value['approval_id'] ?? '',
         at: Number(value['at'] ?? 0),
+        ...(value['arguments'] !== undefined ? { arguments: value['arguments'] } : {}),
+        ...(value['result'] !== undefined ? { result: value['result'] } : {}),
       };
     });
   }

@@ -18,6 +18,7 @@ import type { RoutingRule, SessionTool } from '@toolsearch/catalog';
 import { CALL_ERROR_CODES, type ActivityEvent, type CallEnvelope, type DispatchResult } from '@toolsearch/proto';
 import type { TenantPolicy } from '../policy-config';
 import type { AuditLog, TraceRecord } from './audit.adapter';
+import { auditDetail, AuditPolicySchema } from './audit-detail';
 import { execEnvelope } from './exec-envelope';
 import type { Approvals, HeldCall } from './approvals.adapter';
 import type { ExecOutcome, Executors } from './executors.adapter';
@@ -177,6 +178,7 @@ export class Dispatcher {
     retries: number,
     digest = '',
   ): TraceRecord {
+    const args = step.kind === 'tool' ? step.call.arguments : step.kind === 'lookup' ? step.arguments : undefined;
     const tool = step.kind === 'tool' ? step.call.tool : undefined;
     const outcome =
       envelope.status === 'pending_approval'
@@ -198,6 +200,7 @@ export class Dispatcher {
       outcome,
       approvalId: envelope.approval_id ?? '',
       at: Date.now(),
+      ...auditDetail(context.policy.audit, args, envelope),
     };
   }
 
@@ -417,6 +420,7 @@ export class Dispatcher {
         outcome: envelope.ok ? 'ok' : (envelope.error?.code ?? 'ERROR'),
         approvalId: held.id,
         at: Date.now(),
+        ...auditDetail(context?.policy.audit ?? AuditPolicySchema.parse({}), held.arguments, envelope),
       },
     ]);
     return envelope;
