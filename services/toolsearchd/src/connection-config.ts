@@ -214,9 +214,9 @@ export function redisCredentials(redis: RedisConfig): { username?: string; passw
 }
 
 /**
- * The URL every ioredis connection of the daemon opens, with the configured credentials written
- * into it (ioredis honours `user:password@`). The queue and approval adapters take a URL, so this
- * one string reaches every connection.
+ * The URL of a standalone Redis with the configured credentials written into it (ioredis honours
+ * `user:password@`): what RedisConnector opens in standalone mode, and what tests and tools connect
+ * to.
  */
 export function redisConnectionUrl(redis: RedisConfig): string {
   const parsed = redisUrl(redis.url);
