@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import * as schemas from './schemas';
 import * as dispatch from './dispatch';
 import * as operator from './operator';
+import * as vetting from './vetting';
 
 /** The prefix of every v1 subject. */
 export const SUBJECT_PREFIX = 'toolsearch.v1';
@@ -152,6 +153,20 @@ export const ENDPOINTS = {
     operator.AuditRecentReplySchema,
     'The newest trace records of dispatched calls (for operators).',
   ),
+  toolsetsDiff: endpoint(
+    'toolsets.diff',
+    '{tenant}.toolsets.diff',
+    vetting.ToolsetsDiffRequestSchema,
+    vetting.ToolsetsDiffReplySchema,
+    'Tool definitions waiting for an operator: changes to pinned tools and quarantined tools, with diffs and findings.',
+  ),
+  toolsetsAccept: endpoint(
+    'toolsets.accept',
+    '{tenant}.toolsets.accept',
+    vetting.ToolsetsAcceptRequestSchema,
+    vetting.ToolsetsAcceptReplySchema,
+    'Accepts reviewed definitions: pins the changed ones and releases the quarantined ones (operators only).',
+  ),
   tenantShow: endpoint(
     'tenant.show',
     '{tenant}.tenant.show',
@@ -175,6 +190,11 @@ export const EVENTS = {
     template: `${SUBJECT_PREFIX}.{tenant}.toolsets.evt.changed`,
     schema: schemas.ToolsetChangedEventSchema,
     purpose: 'A toolset of the tenant changed.',
+  },
+  toolsetVetting: {
+    template: `${SUBJECT_PREFIX}.{tenant}.toolsets.evt.vetting`,
+    schema: vetting.VettingEventSchema,
+    purpose: 'Vetting a toolset found something, held a change, or an operator accepted one (for operators).',
   },
   sessionTier: {
     template: `${SUBJECT_PREFIX}.{tenant}.sessions.{session}.evt.tier`,

@@ -116,3 +116,15 @@ export {
   AuditRecordSchema,
 } from './operator';
 export type { SessionSummary, ToolsetSummary, AuditRecord } from './operator';
+export {
+  VettingFindingSchema,
+  ReviewItemSchema,
+  ToolsetsDiffRequestSchema,
+  ToolsetsDiffReplySchema,
+  ToolsetsAcceptRequestSchema,
+  ToolsetsAcceptReplySchema,
+  VettingEventSchema,
+} from './vetting';
+export type { VettingFinding, ReviewItem, VettingEvent } from './vetting';
+export { HOOKS, PreHookRequestSchema, PreHookReplySchema, PostHookRequestSchema } from './hooks';
+export type { PreHookRequest, PreHookReply, PostHookRequest } from './hooks';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { WorkerJobSchema } from './dispatch';
 import { ENDPOINTS, EVENTS, EXEC } from './endpoints';
+import { HOOKS } from './hooks';
 import { ErrorReplySchema } from './errors';
 
 /**
@@ -40,6 +41,18 @@ export function contractJsonSchema(): Record<string, unknown> {
       request: toSchema(EXEC.request, 'output'),
       reply: toSchema(EXEC.reply, 'input'),
     },
+    hooks: Object.fromEntries(
+      Object.entries(HOOKS).map(([name, hook]) => [
+        name,
+        {
+          subject: hook.template,
+          purpose: hook.purpose,
+          // Asked by the daemon, answered by the gateway: like exec, the roles are reversed.
+          request: toSchema(hook.request, 'output'),
+          reply: toSchema(hook.reply, 'input'),
+        },
+      ]),
+    ),
     workerJob: {
       purpose: 'The data of a subagent or kanban job (BullMQ, queue `<role>-<tenant>`), as the worker receives it.',
       payload: toSchema(WorkerJobSchema, 'output'),

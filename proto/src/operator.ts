@@ -87,6 +87,10 @@ export const AuditRecordSchema = z.object({
   arguments: z.string().optional(),
   /** A summary of the result: redacted JSON, or the error code and message (when kept). */
   result: z.string().optional(),
+  /** Vetting records (`outcome` `vetting:<decision>`): the pinned digest before the change. */
+  digest_before: z.string().optional(),
+  /** Vetting records: the finding codes, or who accepted. */
+  detail: z.string().optional(),
 });
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export const AuditRecentReplySchema = z.object({ ok: z.literal(true), records: z.array(AuditRecordSchema) });

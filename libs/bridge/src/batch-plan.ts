@@ -1,6 +1,6 @@
 import { checkArguments } from './argument-validation';
 import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
-import { isKnownElsewhere, lookupTool, similarNames, type BridgeSession } from './bridge-session';
+import { isKnownElsewhere, lookupTool, similarNames, withheldError, type BridgeSession } from './bridge-session';
 import { readArgumentsObject } from './list-argument';
 import { normalizeCallEntries, resolveCallEntry, type UnwrappedCall } from './tool-call.handler';
 import { notInSessionMessage } from './tool-describe.handler';
@@ -40,12 +40,14 @@ export interface Segment {
 function directStep(session: BridgeSession, call: TurnCall): PlannedStep {
   const tool = lookupTool(session, call.name);
   if (tool === undefined) {
-    const error = isKnownElsewhere(session, call.name)
-      ? bridgeError(BRIDGE_ERROR_CODES.NOT_IN_SESSION, notInSessionMessage(call.name))
-      : bridgeError(
-          BRIDGE_ERROR_CODES.UNKNOWN_TOOL,
-          `'${call.name}' is not a tool of this session.${similarNames(session, call.name).length > 0 ? ` Did you mean ${similarNames(session, call.name).join(', ')}?` : ''}`,
-        );
+    const error =
+      withheldError(session, call.name) ??
+      (isKnownElsewhere(session, call.name)
+        ? bridgeError(BRIDGE_ERROR_CODES.NOT_IN_SESSION, notInSessionMessage(call.name))
+        : bridgeError(
+            BRIDGE_ERROR_CODES.UNKNOWN_TOOL,
+            `'${call.name}' is not a tool of this session.${similarNames(session, call.name).length > 0 ? ` Did you mean ${similarNames(session, call.name).join(', ')}?` : ''}`,
+          ));
     return { kind: 'error', callId: call.id, entryIndex: null, error, attempted: call.name };
   }
   const args = readArgumentsObject(call.arguments, session.maxJsonDepth);

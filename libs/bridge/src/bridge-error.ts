@@ -14,6 +14,10 @@ export const BRIDGE_ERROR_CODES = {
   NOT_IN_SESSION: 'NOT_IN_SESSION',
   /** The arguments do not match the tool's schema; the tool did not run. */
   INVALID_ARGUMENTS: 'INVALID_ARGUMENTS',
+  /** The tool's definition was quarantined by the tenant's vetting until an operator releases it. */
+  TOOL_QUARANTINED: 'TOOL_QUARANTINED',
+  /** The tool's definition changed and waits for an operator's review; retrying will not help. */
+  TOOL_CHANGE_PENDING: 'TOOL_CHANGE_PENDING',
 } as const;
 export type BridgeErrorCode = (typeof BRIDGE_ERROR_CODES)[keyof typeof BRIDGE_ERROR_CODES];
 

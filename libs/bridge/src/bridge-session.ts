@@ -1,5 +1,6 @@
 import type { SessionTool, SessionToolTable, ToolSearchConfig } from '@toolsearch/catalog';
 import { searchEngineFor, type SearchEngine } from '@toolsearch/search';
+import type { BridgeError } from './bridge-error';
 import { MAX_JSON_DEPTH } from './json-depth';
 
 /**
@@ -12,6 +13,11 @@ export interface BridgeSession {
   readonly engine: SearchEngine;
   /** How deep JSON text inside the model's arguments may nest before the bridge parses it. */
   readonly maxJsonDepth: number;
+  /**
+   * Tools kept from this session by the daemon's vetting, by folded model-facing name (and original
+   * name): a call of one is refused with this error rather than "unknown tool".
+   */
+  readonly withheld: ReadonlyMap<string, BridgeError>;
 }
 
 /**
@@ -21,14 +27,20 @@ export interface BridgeSession {
 export function createBridgeSession(
   table: SessionToolTable,
   config: ToolSearchConfig,
-  options: { maxJsonDepth?: number } = {},
+  options: { maxJsonDepth?: number; withheld?: ReadonlyMap<string, BridgeError> } = {},
 ): BridgeSession {
   return {
     table,
     config,
     engine: searchEngineFor(table.deferred),
     maxJsonDepth: options.maxJsonDepth ?? MAX_JSON_DEPTH,
+    withheld: options.withheld ?? new Map(),
   };
+}
+
+/** The refusal of a withheld tool (see `BridgeSession.withheld`), if the name is one. */
+export function withheldError(session: BridgeSession, name: string): BridgeError | undefined {
+  return session.withheld.size === 0 ? undefined : session.withheld.get(foldName(name));
 }
 
 /** Folds case, `-` and spaces the way models mistype names: `Read-File` → `read_file`. */

@@ -2,7 +2,7 @@ import { isBridgeToolName, type SessionTool } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import { checkArguments } from './argument-validation';
 import { BRIDGE_ERROR_CODES, bridgeError, type BridgeError } from './bridge-error';
-import { isKnownElsewhere, lookupTool, similarNames, type BridgeSession } from './bridge-session';
+import { isKnownElsewhere, lookupTool, similarNames, withheldError, type BridgeSession } from './bridge-session';
 import { MAX_JSON_DEPTH, parseJsonWithin } from './json-depth';
 import { directToolMessage, notInSessionMessage } from './tool-describe.handler';
 
@@ -124,6 +124,8 @@ export function normalizeCallEntries(
 export function resolveCallEntry(session: BridgeSession, entry: CallEntry): EntryOutcome {
   const tool = lookupTool(session, entry.name);
   if (tool === undefined) {
+    const withheld = withheldError(session, entry.name);
+    if (withheld !== undefined) return { ok: false, error: withheld };
     if (isKnownElsewhere(session, entry.name)) {
       return { ok: false, error: bridgeError(BRIDGE_ERROR_CODES.NOT_IN_SESSION, notInSessionMessage(entry.name)) };
     }

@@ -6,6 +6,7 @@ export {
   ToolDefinitionSchema,
   ToolsetIdSchema,
   ToolsetSchema,
+  WithheldToolSchema,
   toolsetLabel,
 } from './tool';
 export type {
@@ -17,6 +18,7 @@ export type {
   ToolDefinitionInput,
   Toolset,
   ToolsetInput,
+  WithheldTool,
 } from './tool';
 export {
   MODEL_NAME_PATTERN,

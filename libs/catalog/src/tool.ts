@@ -52,6 +52,14 @@ export const ToolsetIdSchema = z
  * `unavailable` marks a source whose tools exist but cannot be used right now (a disconnected
  * MCP server); the listing names it, search and calls do not reach its tools.
  */
+/** A tool kept from sessions, with the stable code a call of it is refused with and why. */
+export const WithheldToolSchema = z.object({
+  name: z.string().min(1).max(1000),
+  code: z.enum(['TOOL_QUARANTINED', 'TOOL_CHANGE_PENDING']),
+  reason: z.string().max(1000),
+});
+export type WithheldTool = z.infer<typeof WithheldToolSchema>;
+
 export const ToolsetSchema = z.object({
   id: ToolsetIdSchema,
   kind: ToolKindSchema,
@@ -66,6 +74,12 @@ export const ToolsetSchema = z.object({
   /** Tools declared parallel-safe by a plugin (by original name). */
   parallel_safe_tools: z.array(z.string()).default([]),
   unavailable: z.string().max(500).optional(),
+  /**
+   * Tools of the source that sessions do not get (by original name): quarantined for a finding,
+   * or changed and waiting for an operator's review. Set by the daemon's vetting, not by sources;
+   * a call of one is refused with `code` instead of "unknown tool".
+   */
+  withheld: z.array(WithheldToolSchema).max(100_000).optional(),
 });
 export type Toolset = z.infer<typeof ToolsetSchema>;
 export type ToolsetInput = z.input<typeof ToolsetSchema>;

@@ -9,5 +9,6 @@ export type { PoisonScanOptions } from './poisoning/scan-tool';
 export { scanCatalogForPoisoning } from './poisoning/scan-catalog';
 export type { CatalogScanOptions, PoisoningReport, ToolPoisonFinding } from './poisoning/scan-catalog';
 export { SCAN_LIMITS } from './poisoning/text-fields';
+export { stripFindings } from './poisoning/strip-findings';
 export type { ScannableTool } from './poisoning/text-fields';
 export { skeleton } from './poisoning/homoglyphs';

@@ -9,6 +9,7 @@ import { HttpConfigSchema } from './http/http-config';
 import { ReconnectConfigSchema } from './mcp-reconnect';
 import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
 import { QuotasSchema } from './quotas';
+import { TenantVettingSchema, VettingConfigSchema } from './vetting/vetting-config';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
 export const DaemonConfigSchema = z
@@ -118,6 +119,8 @@ export const DaemonConfigSchema = z
       .default({ level: 'info' }),
     /** What one tenant may hold at once (sessions, toolsets, held calls, requests per second…). */
     quotas: QuotasSchema.prefault({}),
+    /** How third-party tool definitions are scanned and pinned (see docs/security.md). */
+    vetting: VettingConfigSchema.prefault({}),
     /**
      * The credential keys requests present in their `Authorization: Bearer …` NATS header
      * (gateways, approvers, operators), each by its sha256 (see docs/security.md).
@@ -138,6 +141,8 @@ export const DaemonConfigSchema = z
             policy: TenantPolicySchema.optional(),
             /** This tenant's quotas (each one given replaces the top-level `quotas` value). */
             quotas: QuotasSchema.partial().optional(),
+            /** This tenant's vetting (each key given replaces the top-level `vetting` value). */
+            vetting: TenantVettingSchema.optional(),
             /**
              * API keys for the MCP endpoint: a client that presents one gets a new gateway session
              * with this grant and model, closed when its MCP session ends. Only the key's sha256 is

@@ -31,6 +31,8 @@ import { FanoutScheduler } from './fanout-scheduler';
 import { INVALIDATE_TEMPLATE, SessionLifecycle } from './session-lifecycle';
 import { replyPolicy } from './identity/reply-policy';
 import { CredentialBook, type Caller } from './identity/credentials';
+import { createVetting } from './vetting/vetting-module';
+import { VettingEndpoints } from './vetting/vetting-endpoints';
 
 const codec = JSONCodec<unknown>();
 
@@ -144,7 +146,9 @@ export class Daemon {
     this.#redis = connections.redis;
     this.#store = new SessionStore(this.#redis, config.namespace.redisPrefix);
     const { bucket } = config.namespace;
-    this.#registry = await ToolsetRegistry.open(this.#nc, bucket, config.limits, config.nats.kvReplicas);
+    // Every stored toolset passes the tenant's vetting first (scan, policy, pins).
+    const vetting = createVetting({ redis: this.#redis, nc: this.#nc, log: this.#log, config });
+    this.#registry = await ToolsetRegistry.open(this.#nc, bucket, config.limits, config.nats.kvReplicas, vetting.vet);
     const mismatch = replicaMismatch(bucket, config.nats.kvReplicas, this.#registry.replicas);
     if (mismatch !== undefined) this.#log.warn({ bucket, replicas: this.#registry.replicas }, mismatch);
     const watch = new RegistryWatch({ nc: this.#nc, registry: this.#registry, log: this.#log });
@@ -159,6 +163,7 @@ export class Daemon {
       log: this.#log,
     });
     this.#fanout = fanout;
+    const vettingViews = new VettingEndpoints({ ...vetting, registry: this.#registry, fanout });
     await this.#registry.start(
       (change) => fanout.onRegistryChange(change),
       () => watch.resume(),
@@ -255,6 +260,9 @@ export class Daemon {
           toolsetsList: (p) => this.#views.toolsetsList(p.tenant),
           auditRecent: (p, body) => this.#views.auditRecent(p.tenant, body),
           tenantShow: async (p) => ({ ok: true, tenant: p.tenant, quotas: await quotas.report(p.tenant) }),
+          toolsetsDiff: (p, body) => vettingViews.diff(p.tenant, body),
+          toolsetsAccept: (p, body, caller) =>
+            vettingViews.accept(p.tenant, body, caller.kind === 'key' ? caller.name : ''),
         }),
       ),
       {
@@ -382,6 +390,7 @@ export class Daemon {
     return {
       tenant: descriptor.tenant,
       session: descriptor.id,
+      role: descriptor.role,
       bridge: surface.bridge,
       routing: surface.config.config.routing,
       policy: this.#dispatcher.policyOf(descriptor.tenant),

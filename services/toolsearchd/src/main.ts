@@ -53,6 +53,21 @@ async function main(): Promise<number> {
   process.on('unhandledRejection', (reason) =>
     logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection'),
   );
+  // Listened for before anything starts: a SIGTERM that came between "serving" and the end of
+  // start-up (catalogs, MCP servers) used to end the process at once, without closing the daemon.
+  // A stop that start-up or closing does not let finish (a server that never answers) ends the
+  // process after STOP_GRACE_MS.
+  const stopRequested = new Promise<void>((resolve) => {
+    const stop = () => {
+      resolve();
+      setTimeout(() => {
+        process.stderr.write(`toolsearchd: not stopped within ${STOP_GRACE_MS} ms; exiting\n`);
+        process.exit(1);
+      }, STOP_GRACE_MS).unref();
+    };
+    process.once('SIGTERM', stop);
+    process.once('SIGINT', stop);
+  });
   const daemon = new Daemon(config, { logger, env: process.env, operatorToolsets });
   try {
     await daemon.start();
@@ -81,14 +96,13 @@ async function main(): Promise<number> {
       }
     }
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGTERM', stop);
-    process.once('SIGINT', stop);
-  });
+  await stopRequested;
   await daemon.close();
   return 0;
 }
+
+/** How long a stop may take, start-up included, before the process ends anyway. */
+const STOP_GRACE_MS = 20_000;
 
 /** A tenant's configured catalog files, parsed; a file that does not parse is a config error. */
 function parseCatalogs(tenant: string, paths: readonly string[]) {

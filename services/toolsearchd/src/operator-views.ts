@@ -101,6 +101,8 @@ export class OperatorViews {
         at: record.at,
         ...(record.arguments !== undefined ? { arguments: record.arguments } : {}),
         ...(record.result !== undefined ? { result: record.result } : {}),
+        ...(record.digestBefore !== undefined ? { digest_before: record.digestBefore } : {}),
+        ...(record.detail !== undefined ? { detail: record.detail } : {}),
       }));
     return { ok: true, records };
   }

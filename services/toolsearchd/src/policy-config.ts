@@ -17,6 +17,18 @@ export const RateLimitSchema = z
   .strict();
 export type RateLimit = z.infer<typeof RateLimitSchema>;
 
+/** One external hook: how long the daemon waits for the gateway, and what it does without an answer. */
+const HookSettingsSchema = z
+  .object({
+    timeoutMs: z.number().int().min(10).max(30_000).default(2000),
+    /** Without an answer (timeout, no gateway listening, a reply that is not one): refuse the call, or run it. */
+    onError: z.enum(['deny', 'allow']).default('deny'),
+    /** Whether the hook request carries the arguments (the digest always goes). */
+    arguments: z.boolean().default(true),
+  })
+  .strict();
+export type HookSettings = z.infer<typeof HookSettingsSchema>;
+
 /**
  * A tenant's rules for running tools: guardrails (allow/deny), which calls need a human, who may
  * decide, how long a held call waits, rate limits shared by every replica through Redis, and what
@@ -47,6 +59,11 @@ export const TenantPolicySchema = z
     rateLimits: z.array(RateLimitSchema).max(100).default([]),
     /** What each call's audit record keeps beyond name, digest and outcome (see audit-detail.ts). */
     audit: AuditPolicySchema.prefault({}),
+    /**
+     * External hooks served by the tenant's gateway over NATS (`<tenant>.hooks.pre` before a call,
+     * `<tenant>.hooks.post` after); absent: none (see dispatch/nats-hooks.adapter.ts).
+     */
+    hooks: z.object({ pre: HookSettingsSchema.optional(), post: HookSettingsSchema.optional() }).strict().prefault({}),
   })
   .strict();
 export type TenantPolicy = z.infer<typeof TenantPolicySchema>;

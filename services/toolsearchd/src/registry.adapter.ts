@@ -26,6 +26,16 @@ export interface RegistryLimits {
   readonly maxToolBytes: number;
 }
 
+/**
+ * The vetting every stored toolset passes (see `DefinitionGate`): given the tenant's current
+ * toolsets, what sessions may see of this one.
+ */
+export type VetToolset = (
+  tenant: string,
+  toolset: Toolset,
+  current: ReadonlyMap<string, { toolset: Toolset; revision: number }>,
+) => Promise<Toolset>;
+
 /** A registry change as the watch sees it. */
 export interface RegistryChange {
   readonly tenant: string;
@@ -79,23 +89,30 @@ export class ToolsetRegistry {
    */
   readonly replicas: number;
 
-  private constructor(kv: KV, nc: NatsConnection, limits: RegistryLimits, replicas: number) {
+  readonly #vet: VetToolset | undefined;
+
+  private constructor(kv: KV, nc: NatsConnection, limits: RegistryLimits, replicas: number, vet?: VetToolset) {
+    this.#vet = vet;
     this.#kv = kv;
     this.#nc = nc;
     this.#limits = limits;
     this.replicas = replicas;
   }
 
-  /** Opens the bucket, creating it with `replicas` (1, 3 or 5) if it does not exist. */
+  /**
+   * Opens the bucket, creating it with `replicas` (1, 3 or 5) if it does not exist. With `vet`,
+   * every put stores what the vetting returns, never the toolset as given.
+   */
   static async open(
     nc: NatsConnection,
     bucket: string,
     limits: RegistryLimits = { maxToolsPerToolset: 100_000, maxJsonDepth: MAX_JSON_DEPTH, maxToolBytes: 1024 * 1024 },
     replicas = 1,
+    vet?: VetToolset,
   ): Promise<ToolsetRegistry> {
     const kv = await nc.jetstream().views.kv(bucket, { history: 1, replicas });
     const status = await kv.status();
-    return new ToolsetRegistry(kv, nc, limits, status.replicas);
+    return new ToolsetRegistry(kv, nc, limits, status.replicas, vet);
   }
 
   /**
@@ -112,16 +129,9 @@ export class ToolsetRegistry {
    * before anything serialises it), each tool's size, then the encoded size against what a KV entry
    * can hold.
    */
-  #encodeWithinLimits(toolset: Toolset): Uint8Array {
-    const { maxToolsPerToolset, maxJsonDepth, maxToolBytes } = this.#limits;
-    if (toolset.tools.length > maxToolsPerToolset)
-      throw new LimitExceededError(
-        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
-        'limits.maxToolsPerToolset',
-        `toolset '${toolset.id}' has ${toolset.tools.length} tools; a toolset holds at most ${maxToolsPerToolset} (limits.maxToolsPerToolset). Split it into several toolsets.`,
-      );
-    assertValueDepth(toolset, maxJsonDepth, `toolset '${toolset.id}'`);
-    assertToolSizes(toolset.tools, maxToolBytes, `toolset '${toolset.id}'`);
+  #encodeWithinLimits(toolset: Toolset, shapeChecked = false): Uint8Array {
+    // A vetted toolset holds the checked tools (some cut shorter) or earlier checked pins.
+    if (!shapeChecked) this.#assertShape(toolset);
     const bytes = codec.encode(toolset);
     const limit = this.maxToolsetBytes;
     if (bytes.length > limit)
@@ -131,6 +141,19 @@ export class ToolsetRegistry {
         `toolset '${toolset.id}' is ${bytes.length} bytes once stored (defaults filled in); the registry holds at most ${limit} per toolset (the NATS server's max_payload less ${MAX_PAYLOAD_HEADROOM} bytes of headroom). Split it into several toolsets, or raise max_payload on the NATS server.`,
       );
     return bytes;
+  }
+
+  /** Tool count, nesting depth and each tool's size: checked before the vetting reads anything. */
+  #assertShape(toolset: Toolset): void {
+    const { maxToolsPerToolset, maxJsonDepth, maxToolBytes } = this.#limits;
+    if (toolset.tools.length > maxToolsPerToolset)
+      throw new LimitExceededError(
+        WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+        'limits.maxToolsPerToolset',
+        `toolset '${toolset.id}' has ${toolset.tools.length} tools; a toolset holds at most ${maxToolsPerToolset} (limits.maxToolsPerToolset). Split it into several toolsets.`,
+      );
+    assertValueDepth(toolset, maxJsonDepth, `toolset '${toolset.id}'`);
+    assertToolSizes(toolset.tools, maxToolBytes, `toolset '${toolset.id}'`);
   }
 
   /**
@@ -249,11 +272,16 @@ export class ToolsetRegistry {
    * with a `LimitExceededError` (PAYLOAD_TOO_LARGE or BAD_REQUEST naming the limit) and not stored.
    */
   async put(tenant: string, toolset: Toolset): Promise<number> {
-    const value = this.#encodeWithinLimits(toolset);
-    const revision = await this.#kv.put(`${tenant}.${encodeId(toolset.id)}`, value);
+    let stored = toolset;
+    if (this.#vet !== undefined) {
+      this.#assertShape(toolset);
+      stored = await this.#vet(tenant, toolset, this.toolsets(tenant));
+    }
+    const value = this.#encodeWithinLimits(stored, this.#vet !== undefined);
+    const revision = await this.#kv.put(`${tenant}.${encodeId(stored.id)}`, value);
     // Apply locally too, so a reply never races the watch on this replica.
     this.#apply({
-      key: `${tenant}.${encodeId(toolset.id)}`,
+      key: `${tenant}.${encodeId(stored.id)}`,
       value,
       revision,
       operation: 'PUT',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
 import { AssemblyCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
 import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
+import { withheldTools } from './vetting/withheld';
 import { applyGrant } from './grant';
 import type { ToolsetRegistry } from './registry.adapter';
 import type { SessionDescriptor } from './session-store.adapter';
@@ -119,11 +120,10 @@ export class SurfaceBuilder {
       format,
       previouslyActive: descriptor.activated,
     });
-    const bridge = createBridgeSession(
-      assembly.table,
-      config.config,
-      this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {},
-    );
+    const bridge = createBridgeSession(assembly.table, config.config, {
+      ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),
+      withheld: withheldTools(granted),
+    });
     return { assembly, bridge, config };
   }
 }

@@ -22,6 +22,8 @@ export interface PoisoningReport {
 export interface CatalogScanOptions {
   /** Hosts whose links are not reported. */
   readonly allowedHosts?: readonly string[];
+  /** Every field through the full scan, no prefilter (to prove the prefilter changes nothing). */
+  readonly exhaustive?: boolean;
 }
 
 /**
@@ -32,7 +34,10 @@ export function scanCatalogForPoisoning(
   tools: readonly SessionTool[],
   options: CatalogScanOptions = {},
 ): PoisoningReport {
-  const skeletons = nameSkeletons(tools.map((tool) => tool.originalName));
+  let skeletons: Map<string, string[]> | undefined;
+  // Only a name outside ASCII is compared with the others: most catalogs never build this.
+  const lazySkeletons = (): Map<string, string[]> =>
+    (skeletons ??= nameSkeletons(tools.map((tool) => tool.originalName)));
   const knownServers = new Set(tools.map((tool) => tool.label.toLowerCase()));
   const findings: ToolPoisonFinding[] = [];
   const highToolNames = new Set<string>();
@@ -40,8 +45,9 @@ export function scanCatalogForPoisoning(
     const found = scanToolDefinition(tool.definition, {
       server: tool.label,
       knownServers,
-      nameSkeletons: skeletons,
+      nameSkeletons: lazySkeletons,
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.exhaustive === true ? { exhaustive: true } : {}),
     });
     for (const item of found) {
       findings.push({ ...item, tool: tool.name, server: tool.label });

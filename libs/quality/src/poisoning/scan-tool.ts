@@ -3,9 +3,10 @@ import { hasImitation, isMixedScript, skeleton } from './homoglyphs';
 import { normalizeForMatching, type NormalizedText } from './normalize';
 import { PhraseSet } from './phrase-match';
 import { PHRASE_RULES } from './phrase-rules';
+import { FieldPrefilter } from './prefilter';
 import { poisonFinding, SEVERITY_RANK, type PoisonCode, type PoisonFinding } from './poison-codes';
 import { scanOtherServerTools, scanUrls } from './references';
-import { textFields, type ScannableTool, type TextField } from './text-fields';
+import { SCAN_LIMITS, textField, visitTextFields, type ScannableTool, type TextField } from './text-fields';
 
 /** What the scanner knows beyond the definition itself. */
 export interface PoisonScanOptions {
@@ -15,8 +16,13 @@ export interface PoisonScanOptions {
   readonly allowedHosts?: readonly string[];
   /** Servers of the catalog, lower case: when given, only `name__tool` of these servers is reported. */
   readonly knownServers?: ReadonlySet<string>;
-  /** Other tool names of the catalog by skeleton, for look-alike names (see `nameSkeletons`). */
-  readonly nameSkeletons?: ReadonlyMap<string, readonly string[]>;
+  /**
+   * Other tool names of the catalog by skeleton, for look-alike names (see `nameSkeletons`), or a
+   * function giving them: only a name outside ASCII needs them, so a catalog builds them lazily.
+   */
+  /** Skip the prefilter: every field gets the full scan (for tests that prove them exact). */
+  readonly exhaustive?: boolean;
+  readonly nameSkeletons?: ReadonlyMap<string, readonly string[]> | (() => ReadonlyMap<string, readonly string[]>);
 }
 
 /** A description longer than this is oversized (the public catalogs: 99.9 % are under 3,600). */
@@ -36,6 +42,13 @@ const ORDERS: ReadonlySet<PoisonCode> = new Set([
 
 /** Built once: every phrase of every rule in one automaton. */
 const PHRASES = new PhraseSet(PHRASE_RULES);
+/** Built once from the same rules: proves most clean fields clean in one cheap pass. */
+const PREFILTER = new FieldPrefilter(PHRASE_RULES);
+
+function isAsciiName(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) if (text.charCodeAt(index) >= 0x80) return false;
+  return true;
+}
 
 function phraseFindings(field: TextField, normalized: NormalizedText): PoisonFinding[] {
   return PHRASES.match(normalized).map(({ rule, match }) => {
@@ -89,7 +102,8 @@ function sizeFindings(field: TextField): PoisonFinding[] {
 function nameFindings(field: TextField, options: PoisonScanOptions): PoisonFinding[] {
   if (field.path !== '$.name' || !(hasImitation(field.text) || isMixedScript(field.text))) return [];
   const span = { start: 0, end: field.text.length };
-  const lookalikes = (options.nameSkeletons?.get(skeleton(field.text)) ?? []).filter((name) => name !== field.text);
+  const skeletons = typeof options.nameSkeletons === 'function' ? options.nameSkeletons() : options.nameSkeletons;
+  const lookalikes = (skeletons?.get(skeleton(field.text)) ?? []).filter((name) => name !== field.text);
   if (lookalikes.length > 0) {
     const excerpt = `${visibleText(field.text)} looks like ${lookalikes.slice(0, 3).join(', ')}`;
     return [poisonFinding('HOMOGLYPH_NAME', field.path, span, excerpt)];
@@ -99,6 +113,7 @@ function nameFindings(field: TextField, options: PoisonScanOptions): PoisonFindi
 
 /** A secret asked for in a field that also gives orders is raised to high; duplicates are dropped. */
 function settle(findings: PoisonFinding[]): PoisonFinding[] {
+  if (findings.length === 0) return findings;
   const ordersIn = new Set(findings.filter((item) => ORDERS.has(item.code)).map((item) => item.field));
   const secretFiles = findings.filter((item) => item.code === 'SECRET_FILE');
   const seen = new Set<string>();
@@ -130,20 +145,32 @@ function settle(findings: PoisonFinding[]): PoisonFinding[] {
  */
 export function scanToolDefinition(tool: ScannableTool, options: PoisonScanOptions = {}): PoisonFinding[] {
   const findings: PoisonFinding[] = [];
-  for (const field of textFields(tool)) {
-    // One normalising pass tells which of the other scans can have anything to find.
-    const normalized = normalizeForMatching(field.text);
-    if (normalized.hidden > 0) findings.push(...scanHiddenText(field));
-    findings.push(...sizeFindings(field), ...nameFindings(field, options));
-    if (field.kind === 'name') continue;
-    findings.push(
-      ...phraseFindings(field, normalized),
-      ...markupFindings(field, normalized),
-      ...scanUrls(field, options.allowedHosts ?? []),
-      ...scanOtherServerTools(field, options.server, options.knownServers),
-    );
-  }
+  const quick = options.exhaustive !== true;
+  visitTextFields(tool, (text, kind, path) => {
+    // Most fields are clean ASCII prose or names: one cheap pass proves it (see FieldPrefilter),
+    // and only the length check applies. Everything else gets the full scan.
+    if (quick && (kind === 'name' ? isAsciiName(text) : !PREFILTER.needsFullScan(text, SCAN_LIMITS.fieldChars))) {
+      if (kind === 'text' && text.length > OVERSIZED_FIELD) findings.push(...sizeFindings(textField(text, kind, path)));
+      return;
+    }
+    fullScan(textField(text, kind, path), options, findings);
+  });
   return settle(findings);
+}
+
+/** Every detailed scan of one field that the prefilter could not clear. */
+function fullScan(field: TextField, options: PoisonScanOptions, findings: PoisonFinding[]): void {
+  // One normalising pass tells which of the other scans can have anything to find.
+  const normalized = normalizeForMatching(field.text);
+  if (normalized.hidden > 0) findings.push(...scanHiddenText(field));
+  findings.push(...sizeFindings(field), ...nameFindings(field, options));
+  if (field.kind === 'name') return;
+  findings.push(
+    ...phraseFindings(field, normalized),
+    ...markupFindings(field, normalized),
+    ...scanUrls(field, options.allowedHosts ?? []),
+    ...scanOtherServerTools(field, options.server, options.knownServers),
+  );
 }
 
 /** Tool names by skeleton, for `PoisonScanOptions.nameSkeletons`. */

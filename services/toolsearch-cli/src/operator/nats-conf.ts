@@ -64,13 +64,25 @@ export function tenantBlocks(tenant: string): string {
     `    # --- Tenant "${tenant}" ---`,
     userBlock(
       gateway,
-      'Gateways: every request of the tenant but decisions; its events; serving (and answering) exec.core.',
+      'Gateways: every request of the tenant but decisions; its events; serving (and answering) exec.core and the call hooks.',
       {
         allow: [`${base}.>`],
-        deny: [`${base}.approvals.*.decide`, `${base}.exec.>`, `${base}.*.evt.>`, `${base}.sessions.*.evt.>`],
+        deny: [
+          `${base}.approvals.*.decide`,
+          `${base}.exec.>`,
+          `${base}.hooks.>`,
+          `${base}.*.evt.>`,
+          `${base}.sessions.*.evt.>`,
+        ],
       },
       {
-        allow: [`_INBOX_${gateway}.>`, `${base}.exec.core`, `${base}.toolsets.evt.>`, `${base}.sessions.*.evt.>`],
+        allow: [
+          `_INBOX_${gateway}.>`,
+          `${base}.exec.core`,
+          `${base}.hooks.>`,
+          `${base}.toolsets.evt.>`,
+          `${base}.sessions.*.evt.>`,
+        ],
       },
       true,
     ),
@@ -105,7 +117,10 @@ export function tenantBlocks(tenant: string): string {
     userBlock(
       operator,
       "Operators (the toolsearch CLI): any of the tenant's requests, its events; what they may do is their daemon credential's roles.",
-      { allow: [`${base}.>`], deny: [`${base}.exec.>`, `${base}.*.evt.>`, `${base}.sessions.*.evt.>`] },
+      {
+        allow: [`${base}.>`],
+        deny: [`${base}.exec.>`, `${base}.hooks.>`, `${base}.*.evt.>`, `${base}.sessions.*.evt.>`],
+      },
       { allow: [`_INBOX_${operator}.>`, `${base}.toolsets.evt.>`, `${base}.sessions.*.evt.>`] },
       false,
     ),

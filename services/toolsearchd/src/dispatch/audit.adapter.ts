@@ -21,6 +21,10 @@ export interface TraceRecord {
   readonly arguments?: string;
   /** A summary of the result (redacted JSON, or the error code and message), when kept. */
   readonly result?: string;
+  /** Vetting records (`outcome` `vetting:<decision>`): the pinned digest before; `digest` is after. */
+  readonly digestBefore?: string;
+  /** Vetting records: the finding codes, or who accepted a change. */
+  readonly detail?: string;
 }
 
 /**
@@ -74,6 +78,8 @@ export class AuditLog {
         String(record.at),
         ...(record.arguments !== undefined ? ['arguments', record.arguments] : []),
         ...(record.result !== undefined ? ['result', record.result] : []),
+        ...(record.digestBefore !== undefined ? ['digest_before', record.digestBefore] : []),
+        ...(record.detail !== undefined ? ['detail', record.detail] : []),
       );
     }
     const results = await pipeline.exec();
@@ -101,6 +107,8 @@ export class AuditLog {
         at: Number(value['at'] ?? 0),
         ...(value['arguments'] !== undefined ? { arguments: value['arguments'] } : {}),
         ...(value['result'] !== undefined ? { result: value['result'] } : {}),
+        ...(value['digest_before'] !== undefined ? { digestBefore: value['digest_before'] } : {}),
+        ...(value['detail'] !== undefined ? { detail: value['detail'] } : {}),
       };
     });
   }

@@ -17,6 +17,7 @@ import { parse, RequestError } from '../serve-request';
 import { Approvals, ApprovalError } from './approvals.adapter';
 import { AuditLog } from './audit.adapter';
 import { Dispatcher, type DispatchHooks, type TurnContext } from './dispatcher';
+import { NatsHooks } from './nats-hooks.adapter';
 import { Executors } from './executors.adapter';
 import { RateLimiter } from './rate-limiter.adapter';
 import { WorkerQueues } from './worker-queues.adapter';
@@ -65,7 +66,8 @@ export class DispatchService {
       audit: this.audit,
       limiter: new RateLimiter(redis, prefix),
       approvals: this.approvals,
-      hooks: options.hooks,
+      // The operator's NATS hooks first, then the embedder's in-process ones.
+      hooks: [new NatsHooks({ nc, audit: this.audit, policyOf: (tenant) => this.policyOf(tenant) }), ...options.hooks],
       publishActivity: (event) =>
         nc.publish(
           subject(EVENTS.sessionActivity.template, { tenant: event.tenant, session: event.session }),

@@ -15,7 +15,13 @@ import {
   type UnwrappedCall,
 } from '@toolsearch/bridge';
 import type { RoutingRule, SessionTool } from '@toolsearch/catalog';
-import { CALL_ERROR_CODES, type ActivityEvent, type CallEnvelope, type DispatchResult } from '@toolsearch/proto';
+import {
+  CALL_ERROR_CODES,
+  type ActivityEvent,
+  type CallEnvelope,
+  type DispatchResult,
+  type SessionRole,
+} from '@toolsearch/proto';
 import type { TenantPolicy } from '../policy-config';
 import type { AuditLog, TraceRecord } from './audit.adapter';
 import { auditDetail, AuditPolicySchema } from './audit-detail';
@@ -28,6 +34,8 @@ import type { RateLimiter } from './rate-limiter.adapter';
 export interface HookCall {
   readonly tenant: string;
   readonly session: string;
+  /** The session's role, when the caller knows it (for external hooks). */
+  readonly role?: SessionRole;
   readonly callId: string;
   readonly tool: SessionTool;
   readonly arguments: Readonly<Record<string, unknown>>;
@@ -49,6 +57,7 @@ export interface DispatchHooks {
 export interface TurnContext {
   readonly tenant: string;
   readonly session: string;
+  readonly role?: SessionRole;
   readonly bridge: BridgeSession;
   readonly routing: readonly RoutingRule[];
   readonly policy: TenantPolicy;
@@ -244,6 +253,7 @@ export class Dispatcher {
         verdict = await hook.before({
           tenant: context.tenant,
           session: context.session,
+          ...(context.role !== undefined ? { role: context.role } : {}),
           callId,
           tool,
           arguments: args,
@@ -331,7 +341,14 @@ export class Dispatcher {
       };
     }
     // 4 and 5. Execution and post-call hooks.
-    const run = await this.execute({ tenant: context.tenant, session: context.session, callId, tool, arguments: args });
+    const run = await this.execute({
+      tenant: context.tenant,
+      session: context.session,
+      ...(context.role !== undefined ? { role: context.role } : {}),
+      callId,
+      tool,
+      arguments: args,
+    });
     return { ...run, digest };
   }
 

@@ -43,6 +43,8 @@ export const ENDPOINT_RULES: Record<EndpointName, Rule> = {
   toolsetsList: roles('gateway', 'operator'),
   auditRecent: roles('operator'),
   tenantShow: roles('operator'),
+  toolsetsDiff: roles('operator'),
+  toolsetsAccept: roles('operator'),
 };
 
 /** A handler that runs once its caller has passed the endpoint's rule, and learns who it is. */
