@@ -340,6 +340,8 @@ export class Daemon {
       assembly: (tenant, session) => this.#surfaceEndpoints.assembly(tenant, session, 'mcp'),
       context: (tenant, session) => this.#requiredContext(tenant, session),
       dispatcher: () => this.#dispatcher.dispatcher,
+      approval: (tenant, id) => this.#dispatcher.approvals.get(tenant, id),
+      heldCallWaitMs: this.#config.http.heldCallWaitMs,
     });
     this.#frontDoor = new McpFrontDoor({
       backend: sessions,

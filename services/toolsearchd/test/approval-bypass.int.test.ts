@@ -17,6 +17,8 @@ const API_KEY = 'tsk_bypass_test_key_000000000000';
 
 describe('approvals cannot be bypassed', () => {
   const fixture = daemonFixture({
+    // MCP calls answer at once with their held call's id (mcp-front-door tests follow one).
+    http: { port: 0, heldCallWaitMs: 0 },
     tenants: {
       [TENANT]: {
         policy: { approval: { approvers: ['alice', 'bob'] } },

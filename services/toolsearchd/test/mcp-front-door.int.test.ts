@@ -48,6 +48,8 @@ const until = (check: () => boolean, ms = 8000) =>
 
 describe('the MCP endpoint (/mcp)', () => {
   const fixture = daemonFixture({
+    // A held call keeps its request open this long (short here: one test lets it pass undecided).
+    http: { port: 0, heldCallWaitMs: 4000 },
     tenants: {
       [KEYED]: {
         apiKeys: [
@@ -146,7 +148,51 @@ describe('the MCP endpoint (/mcp)', () => {
     expect(records.map((record) => record.tool)).not.toContain('tool_call');
   });
 
-  it('holds a destructive call for approval and answers with its approval id', async () => {
+  it('keeps a held call open until a person decides: the client gets the real result, or the denial', async () => {
+    const { mcp } = await mcpClient(daemon, token);
+    opened.push(mcp);
+    const search = (await mcp.callTool({
+      name: 'tool_search',
+      arguments: { queries: ['delete entities'] },
+    })) as CallToolResult;
+    const names = Object.keys((JSON.parse(text(search)) as { tools: object }).tools);
+    const remove = names.find((name) => name.endsWith('delete_entities')) ?? '';
+    const create = names.find((name) => name.endsWith('create_entities')) ?? 'memory__create_entities';
+    await mcp.callTool({
+      name: 'tool_call',
+      arguments: { name: create, arguments: { entities: [{ name: 'doomed', entityType: 'x', observations: ['o'] }] } },
+    });
+    // An approver decides while the MCP request is still open; the client hears progress meanwhile.
+    const decideFirst = async (decision: 'approve' | 'deny') => {
+      const held = await eventually(async () => {
+        const { approvals } = await client.listApprovals({ session });
+        const found = approvals.find((approval) => approval.state === 'pending');
+        if (found === undefined) throw new Error('not held yet');
+        return found;
+      });
+      await client.decide(held.id, { decision, by: 'alice', reason: 'checked', tool: held.tool, digest: held.digest });
+    };
+    const progress: number[] = [];
+    const call = () =>
+      mcp.callTool(
+        { name: 'tool_call', arguments: { name: remove, arguments: { entityNames: ['doomed'] } } },
+        undefined,
+        {
+          onprogress: (update) => progress.push(update.progress),
+          resetTimeoutOnProgress: true,
+        },
+      ) as Promise<CallToolResult>;
+    const [approved] = await Promise.all([call(), decideFirst('approve')]);
+    expect(approved.isError).toBeFalsy();
+    expect(approved._meta?.['toolsearch/status']).toBeUndefined();
+    expect(text(approved)).toMatch(/deleted/i);
+    const [denied] = await Promise.all([call(), decideFirst('deny')]);
+    expect(denied.isError).toBe(true);
+    expect(denied._meta?.['toolsearch/error_code']).toBe('DENIED');
+    expect(text(denied)).toContain('checked');
+  }, 30_000);
+
+  it('answers a held call that nobody decides within heldCallWaitMs with its approval id', async () => {
     const { mcp } = await mcpClient(daemon, token);
     opened.push(mcp);
     const { tools } = await mcp.listTools();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CallEnvelope, OpenSessionRequest } from '@toolsearch/proto';
+import type { Approval, CallEnvelope, OpenSessionRequest } from '@toolsearch/proto';
 import type { Assembly, McpTool } from '@toolsearch/disclosure';
 import type { DaemonConfig } from '../config';
 import type { Dispatcher, TurnContext } from '../dispatch/dispatcher';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
+import { followHeld, heldApprovalId, type HeldCallFollow } from './held-calls';
 import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './mcp-front-door';
 
 type ApiKey = DaemonConfig['tenants'][string]['apiKeys'][number];
@@ -30,6 +31,10 @@ export class FrontDoorSessions implements FrontDoorBackend {
       assembly: (tenant: string, session: string) => Promise<Assembly>;
       context: (tenant: string, session: string) => Promise<TurnContext>;
       dispatcher: () => Dispatcher;
+      /** A held call of the tenant, as it stands (for MCP clients that wait for theirs). */
+      approval: (tenant: string, id: string) => Promise<Approval | undefined>;
+      /** How long an MCP request waits for its held call's outcome (`http.heldCallWaitMs`). */
+      heldCallWaitMs: number;
     },
   ) {
     for (const [tenant, settings] of Object.entries(deps.apiKeys))
@@ -79,14 +84,23 @@ export class FrontDoorSessions implements FrontDoorBackend {
       .map((tool) => tool as unknown as Tool);
   }
 
-  async callTool(identity: FrontDoorIdentity, name: string, args: unknown): Promise<CallEnvelope> {
+  async callTool(
+    identity: FrontDoorIdentity,
+    name: string,
+    args: unknown,
+    follow?: HeldCallFollow,
+  ): Promise<CallEnvelope> {
     const context = await this.deps.context(identity.tenant, identity.session);
     const [result] = await this.deps
       .dispatcher()
       .dispatch(context, [{ id: `mcp-${randomUUID()}`, name, arguments: args }]);
     if (result === undefined) throw new Error('the dispatcher returned no result');
     const { id: _id, name: _name, ...envelope } = result;
-    return envelope;
+    // An MCP client has no other way to learn what became of a held call: the request waits.
+    const held = heldApprovalId(envelope);
+    if (held === undefined || follow === undefined || this.deps.heldCallWaitMs === 0) return envelope;
+    const outcome = await followHeld(() => this.deps.approval(identity.tenant, held), this.deps.heldCallWaitMs, follow);
+    return outcome ?? envelope;
   }
 
   release(identity: FrontDoorIdentity): Promise<void> {

@@ -29,6 +29,13 @@ export const HttpConfigSchema = z
      */
     mcpIdleMs: z.number().int().min(1000).max(86_400_000).default(1_800_000),
     /**
+     * How long an MCP `tools/call` whose call was held for a person stays open for the outcome:
+     * the call's result once approved and run, or the denial. 0 answers at once (the held call's
+     * id, as before). Below an MCP client's usual 60 s request timeout; a client that sends a
+     * progress token is told every 5 s that the call still waits, and may wait longer.
+     */
+    heldCallWaitMs: z.number().int().min(0).max(3_600_000).default(50_000),
+    /**
      * An MCP session whose client is gone — no open stream (no GET event stream, no request in
      * flight) and no request for this long — is ended like an idle one. Live clients keep their
      * event stream open, so only `mcpIdleMs` applies to them.

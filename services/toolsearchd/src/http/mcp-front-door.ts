@@ -1,4 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { HeldCallFollow } from './held-calls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -37,8 +38,11 @@ export interface FrontDoorBackend {
   attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity>;
   /** The session's assembled surface in MCP form (tools the daemon can run, plus the bridge). */
   listTools(identity: FrontDoorIdentity): Promise<Tool[]>;
-  /** One call through the dispatcher: policy, approvals, audit. */
-  callTool(identity: FrontDoorIdentity, name: string, args: unknown): Promise<CallEnvelope>;
+  /**
+   * One call through the dispatcher: policy, approvals, audit. A call held for a person is
+   * followed on the open request when `follow` is given (see held-calls.ts).
+   */
+  callTool(identity: FrontDoorIdentity, name: string, args: unknown, follow?: HeldCallFollow): Promise<CallEnvelope>;
   /** The connection ended: close a session opened for it. */
   release(identity: FrontDoorIdentity): Promise<void>;
 }

@@ -31,8 +31,25 @@ export function sessionServer(
       throw new McpError(ErrorCode.InvalidRequest, (error as Error).message);
     }
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const envelope = await backend.callTool(identity, request.params.name, request.params.arguments ?? {});
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // A held call keeps the request open until it is decided and ran (http.heldCallWaitMs); a
+    // client that sent a progress token hears every few seconds that it still waits.
+    const progressToken = request.params._meta?.progressToken;
+    const follow = {
+      signal: extra.signal,
+      onWaiting: async (elapsedMs: number) => {
+        if (progressToken === undefined) return;
+        await extra.sendNotification({
+          method: 'notifications/progress',
+          params: {
+            progressToken,
+            progress: Math.round(elapsedMs / 1000),
+            message: 'waiting for a person to approve this call',
+          },
+        });
+      },
+    };
+    const envelope = await backend.callTool(identity, request.params.name, request.params.arguments ?? {}, follow);
     observe(
       'tools/call',
       envelope.status === 'pending_approval'
