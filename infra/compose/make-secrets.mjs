@@ -22,7 +22,12 @@
 // TOOLSEARCH_NATS_STORE_DIR (JetStream data folder inside the nats container, default /data),
 // TOOLSEARCH_CLIENT_NATS_URL (the URL written into the client files, default nats://localhost:4222),
 // TOOLSEARCH_SECRETS_UID / TOOLSEARCH_SECRETS_GID (when run as root: who owns the files, default
-// 1000:1000, the toolsearchd image's `node` user and usually the first user of a Linux host).
+// 1000:1000, the toolsearchd image's `node` user and usually the first user of a Linux host),
+// TOOLSEARCH_TOPOLOGY (`single`, the default, or `cluster`: docker-compose.cluster.yml's three NATS
+// nodes and Redis primary, replica and three Sentinels). With `cluster`, DIR also gets
+//   redis/replication.env                  the replicas' `replica` user password (masterauth)
+//   redis/sentinel.env                     the Sentinels' `sentinel` user password and their own password
+// and the daemon's config names the Sentinels and asks for the registry bucket at 3 replicas.
 import { execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -75,6 +80,11 @@ const bad = tenants.find((tenant) => !/^[a-z0-9][a-z0-9-]{0,62}$/.test(tenant));
 if (tenants.length === 0 || bad !== undefined)
   fail(`TOOLSEARCH_TENANTS: '${bad ?? ''}' is not a tenant id (a-z, 0-9 and -, comma-separated).`);
 const storeDir = process.env['TOOLSEARCH_NATS_STORE_DIR'] || '/data';
+const topology = process.env['TOOLSEARCH_TOPOLOGY'] || 'single';
+if (topology !== 'single' && topology !== 'cluster')
+  fail(`TOOLSEARCH_TOPOLOGY: '${topology}' is not single or cluster.`);
+const clustered = topology === 'cluster';
+if (clustered) SERVER_FILES.push('redis/replication.env', 'redis/sentinel.env');
 const clientUrl = process.env['TOOLSEARCH_CLIENT_NATS_URL'] || 'nats://localhost:4222';
 
 mkdirSync(dir, { recursive: true });
@@ -127,6 +137,7 @@ try {
       join(stage, 'redis/users.acl'),
       '--secrets-file',
       join(stage, 'redis.env'),
+      ...(clustered ? ['--replication'] : []),
     ]),
   );
   written.push('redis/users.acl', 'redis.env');
@@ -162,7 +173,33 @@ try {
       );
     }
 
+  if (clustered) {
+    for (const key of [
+      'TOOLSEARCH_REDIS_REPLICA_PASSWORD',
+      'TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD',
+      'TOOLSEARCH_REDIS_SENTINEL_PASSWORD',
+    ])
+      if (!redis[key]) throw new Error(`the CLI wrote no ${key} to redis.env`);
+    write(
+      'redis/replication.env',
+      envText({ TOOLSEARCH_REDIS_REPLICA_PASSWORD: redis['TOOLSEARCH_REDIS_REPLICA_PASSWORD'] }),
+    );
+    write(
+      'redis/sentinel.env',
+      envText({
+        TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD: redis['TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD'],
+        TOOLSEARCH_REDIS_SENTINEL_PASSWORD: redis['TOOLSEARCH_REDIS_SENTINEL_PASSWORD'],
+      }),
+    );
+  }
   const q = (value) => JSON.stringify(value);
+  // docker-compose.cluster.yml: three NATS nodes, Redis found through three Sentinels.
+  const natsLines = clustered
+    ? ['  url: nats://nats:4222,nats://nats-2:4222,nats://nats-3:4222', '  kvReplicas: 3']
+    : ['  url: nats://nats:4222'];
+  const redisLines = clustered
+    ? ['  mode: sentinel', '  sentinels: [sentinel-1:26379, sentinel-2:26379, sentinel-3:26379]', '  name: toolsearch']
+    : ['  url: redis://redis:6379'];
   write(
     'toolsearchd/toolsearchd.yaml',
     [
@@ -170,10 +207,10 @@ try {
       '# they come from toolsearchd.env next to this file. Credential keys appear only as SHA-256; the',
       '# keys themselves are in the <tenant>-<role>.env files one folder up.',
       'nats:',
-      '  url: nats://nats:4222',
+      ...natsLines,
       `  user: ${q(nats['TOOLSEARCH_NATS_USER'])}`,
       'redis:',
-      '  url: redis://redis:6379',
+      ...redisLines,
       `  username: ${q(redis['TOOLSEARCH_REDIS_USERNAME'])}`,
       'http:',
       '  host: 0.0.0.0',
@@ -197,6 +234,7 @@ try {
       TOOLSEARCH_NATS_PASSWORD: nats['TOOLSEARCH_NATS_PASSWORD'],
       TOOLSEARCH_REDIS_USERNAME: redis['TOOLSEARCH_REDIS_USERNAME'],
       TOOLSEARCH_REDIS_PASSWORD: redis['TOOLSEARCH_REDIS_PASSWORD'],
+      ...(clustered ? { TOOLSEARCH_REDIS_SENTINEL_PASSWORD: redis['TOOLSEARCH_REDIS_SENTINEL_PASSWORD'] } : {}),
     }),
   );
 

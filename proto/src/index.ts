@@ -88,7 +88,7 @@ export {
   WorkerJobSchema,
   workerQueueName,
 } from './dispatch';
-export { workerQueuePrefix } from './worker-keys';
+export { tenantKeyPrefix, workerQueuePrefix } from './worker-keys';
 export type {
   CallEnvelope,
   DispatchRequest,

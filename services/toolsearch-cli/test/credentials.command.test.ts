@@ -41,7 +41,7 @@ describe('toolsearch credentials redis', () => {
     expect(env(secrets)['TOOLSEARCH_REDIS_USERNAME']).toBe('toolsearchd');
     expect(statSync(secrets).mode & 0o777).toBe(0o600);
     const text = readFileSync(acl, 'utf8');
-    expect(text).toMatch(/^user worker-globex on #[0-9a-f]{64} resetkeys resetchannels ~toolsearch:w:globex:\* /m);
+    expect(text).toMatch(/^user worker-globex on #[0-9a-f]{64} resetkeys resetchannels ~toolsearch:{globex}:w:\* /m);
     for (const [name, value] of Object.entries(env(secrets))) {
       if (!name.includes('PASSWORD')) continue;
       expect(run.out).not.toContain(value);
@@ -86,7 +86,7 @@ describe('toolsearch credentials redis', () => {
     });
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^TOOLSEARCH_WORKER_REDIS_PASSWORD_ACME=[A-Za-z0-9_-]{43}$/m);
-    expect(readFileSync(acl, 'utf8')).toContain('~prod:w:acme:*');
+    expect(readFileSync(acl, 'utf8')).toContain('~prod:{acme}:w:*');
   });
 
   it('refuses to make passwords that would go nowhere, and bad tenant ids', async () => {

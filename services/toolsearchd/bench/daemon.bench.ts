@@ -10,12 +10,13 @@
  * (`Authorization: Bearer …`: the bench's gateway key, or a session's token on its subjects).
  *
  *   npm run bench:daemon -- [--json] [--seconds 10] [--memory-only] [--search-only] [--replicas N]
- *                            [--rate 3000] [--auth | --nats open,auth]
+ *                            [--rate 3000] [--auth | --nats open,auth,cluster]
  * --replicas N runs the two search measurements against N daemon processes of one deployment.
  * --nats lists the NATS configurations the search measurements run in, in that order, each with a
  * deployment (daemon processes, namespace) of its own: `open` is the server at TOOLSEARCH_NATS_URL
  * without authentication, `auth` a nats-server of the bench's own with the per-role users that
- * `toolsearch credentials nats` writes (deployment.ts). --auth is `--nats open,auth`; with two or
+ * `toolsearch credentials nats` writes (deployment.ts), `cluster` three nodes of the bench's own in
+ * one JetStream cluster, bucket at 3 replicas (nats-cluster.ts). --auth is `--nats open,auth`; with two or
  * more, the report sets them side by side. The fan-out runs in the first configuration, the memory
  * measurement on open NATS. No other toolsearchd may serve on TOOLSEARCH_NATS_URL: every daemon on
  * a server gets every request (start one for the bench: `nats-server -js -p 14222 -sd DIR`).
@@ -44,6 +45,7 @@ import {
   type NatsKind,
 } from './deployment';
 import { memoryRun } from './memory';
+import { clusterNats } from './nats-cluster';
 import { cpuMeter, isOk, LightRequester, percentile } from './load';
 
 function loadToolsets(): Toolset[] {
@@ -309,7 +311,8 @@ async function runConfiguration(
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
   const tenants = ['search', 'kw', 'paced', 'fan'].map((name) => `${name}-${namespace}`);
   const [searchTenant = '', kwTenant = '', pacedTenant = '', fanTenant = ''] = tenants;
-  const nats = kind === 'auth' ? await authNats(tenants) : openNats(NATS_URL);
+  const nats =
+    kind === 'auth' ? await authNats(tenants) : kind === 'cluster' ? await clusterNats() : openNats(NATS_URL);
   const daemons: ChildProcess[] = [];
   process.once('exit', () => daemons.forEach((child) => child.kill('SIGKILL')));
   try {
@@ -372,16 +375,16 @@ async function main(): Promise<void> {
       rate: { type: 'string', default: '3000' },
       /** Daemon processes serving the search runs (one deployment: same queue group and stores). */
       replicas: { type: 'string', default: '1' },
-      /** The NATS configurations of the search runs, in order: open, auth. */
+      /** The NATS configurations of the search runs, in order: open, auth, cluster. */
       nats: { type: 'string' },
       /** Both: `--nats open,auth`. */
       auth: { type: 'boolean', default: false },
     },
   });
   const kinds = (values.nats ?? (values.auth ? 'open,auth' : 'open')).split(',').map((kind) => kind.trim());
-  const unknown = kinds.find((kind) => kind !== 'open' && kind !== 'auth');
+  const unknown = kinds.find((kind) => kind !== 'open' && kind !== 'auth' && kind !== 'cluster');
   if (unknown !== undefined || kinds.length === 0) {
-    console.error(`--nats: '${unknown}' is not a configuration; use open, auth or both (open,auth)`);
+    console.error(`--nats: '${unknown}' is not a configuration; use open, auth, cluster or several (open,cluster)`);
     process.exitCode = 2;
     return;
   }

@@ -7,6 +7,7 @@
  *   `toolsearch credentials nats --tenants …` writes (the shipped infra/nats.conf for the bench's
  *   tenants): the daemon connects as `toolsearchd`, each load client as `<tenant>-gateway` with
  *   `inboxPrefix: '_INBOX_<tenant>-gateway'`, each allowed only its role's subjects.
+ * - `cluster`: three nats-server nodes in one JetStream cluster (nats-cluster.ts).
  * Either way the daemon knows one gateway credential key (BENCH_KEY), which the clients present.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -21,14 +22,14 @@ import { parseDaemonConfig } from '../src/config';
 import { cleanup, exited, freePort } from '../test/harness';
 import { natsServerPid } from './load';
 
-export type NatsKind = 'open' | 'auth';
+export type NatsKind = 'open' | 'auth' | 'cluster';
 
 export interface BenchNats {
   readonly kind: NatsKind;
   /** The nats-server process, for the CPU split of a run. */
   readonly pid: number | undefined;
   /** The daemon config's `nats` entry. */
-  readonly daemon: { url: string; user?: string; password?: string };
+  readonly daemon: { url: string; user?: string; password?: string; kvReplicas?: 1 | 3 | 5 };
   /** A load client's connection for `tenant`, and the inbox prefix its replies must use. */
   client(tenant: string): Promise<{ nc: NatsConnection; inboxPrefix: string }>;
   /** Stops the server if the benchmark started it, and removes its files. */

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadDaemonConfig, parseDaemonConfig } from './config';
-import { unauthenticated } from './connections';
+import { pino } from 'pino';
+import { checkAuthentication, unauthenticated } from './connections';
 
 const file = (content: string) => {
   const path = join(mkdtempSync(join(tmpdir(), 'toolsearchd-')), 'config.yaml');
@@ -63,7 +64,7 @@ describe('daemon config: NATS and Redis credentials', () => {
       TOOLSEARCH_INSECURE: 'true',
     });
     expect(config.nats).toEqual({ url: 'nats://127.0.0.1:4222', user: 'toolsearchd', password: 'np', kvReplicas: 1 });
-    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379', username: 'ru', password: 'rp' });
+    expect(config.redis).toEqual({ mode: 'standalone', url: 'redis://127.0.0.1:6379', username: 'ru', password: 'rp' });
     expect(config.security.insecure).toBe(true);
     expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '1' }).security.insecure).toBe(true);
     expect(loadDaemonConfig(undefined, { TOOLSEARCH_INSECURE: '0' }).security.insecure).toBe(false);
@@ -100,5 +101,17 @@ describe('daemon config: NATS and Redis credentials', () => {
     expect(
       parseDaemonConfig({ redis: { url: 'redis://u:p@h:6379', username: 'u', password: 'p' } }).redis.password,
     ).toBe('p');
+  });
+});
+
+describe('daemon config: Redis Sentinel authentication', () => {
+  it('counts Sentinels without a password as unauthenticated, and they refuse to start without security.insecure', () => {
+    const sentinel = { mode: 'sentinel', sentinels: ['s:26379'], name: 'm', password: 'rp' };
+    const config = parseDaemonConfig({ nats: { token: 't' }, redis: sentinel });
+    expect(unauthenticated(config)).toEqual(['Redis Sentinel']);
+    expect(
+      unauthenticated(parseDaemonConfig({ nats: { token: 't' }, redis: { ...sentinel, sentinelPassword: 'sp' } })),
+    ).toEqual([]);
+    expect(() => checkAuthentication(config, pino({ level: 'silent' }))).toThrow(/TOOLSEARCH_REDIS_SENTINEL_PASSWORD/);
   });
 });

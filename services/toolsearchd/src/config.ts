@@ -25,7 +25,11 @@ export const DaemonConfigSchema = z
           .string()
           .regex(/^[A-Za-z0-9_-]+$/)
           .default('toolsearch-toolsets'),
-        /** Prefix of every Redis key. */
+        /**
+         * Prefix of every Redis key. The daemon puts each tenant's keys under a hash tag of its own
+         * (`<prefix>{<tenant>}:…`, redis-keys.ts); on Redis Cluster the prefix may not hold braces,
+         * which would put every key in one slot.
+         */
         redisPrefix: z
           .string()
           .regex(/^[A-Za-z0-9:_{}-]+$/)
@@ -163,7 +167,16 @@ export const DaemonConfigSchema = z
       )
       .default({}),
   })
-  .strict();
+  .strict()
+  .superRefine((config, context) => {
+    if (config.redis.mode === 'cluster' && /[{}]/.test(config.namespace.redisPrefix))
+      context.addIssue({
+        code: 'custom',
+        path: ['namespace', 'redisPrefix'],
+        message:
+          'on Redis Cluster the prefix may not hold { or }: the daemon hash-tags each tenant itself, and a brace in the prefix would put every key in one slot',
+      });
+  });
 export type DaemonConfig = z.infer<typeof DaemonConfigSchema>;
 export type DaemonConfigInput = z.input<typeof DaemonConfigSchema>;
 
@@ -191,6 +204,12 @@ const ENV_OVERRIDES: readonly [string, string, string][] = [
   ['TOOLSEARCH_REDIS_URL', 'redis', 'url'],
   ['TOOLSEARCH_REDIS_USERNAME', 'redis', 'username'],
   ['TOOLSEARCH_REDIS_PASSWORD', 'redis', 'password'],
+  ['TOOLSEARCH_REDIS_MODE', 'redis', 'mode'],
+  ['TOOLSEARCH_REDIS_NODES', 'redis', 'nodes'],
+  ['TOOLSEARCH_REDIS_SENTINELS', 'redis', 'sentinels'],
+  ['TOOLSEARCH_REDIS_NAME', 'redis', 'name'],
+  ['TOOLSEARCH_REDIS_SENTINEL_USERNAME', 'redis', 'sentinelUsername'],
+  ['TOOLSEARCH_REDIS_SENTINEL_PASSWORD', 'redis', 'sentinelPassword'],
   ['TOOLSEARCH_INSECURE', 'security', 'insecure'],
   ['TOOLSEARCH_LOG_LEVEL', 'log', 'level'],
   ['TOOLSEARCH_BUCKET', 'namespace', 'bucket'],
@@ -237,6 +256,8 @@ export function loadDaemonConfig(
     const value = env[name];
     if (value === undefined || value === '') continue;
     setKey(raw, section, key, typed(key, value));
+    // TOOLSEARCH_NATS_URL replaces the file's seed list whichever form the file gives it in.
+    if (section === 'nats' && key === 'url') delete raw['nats']?.['servers'];
   }
   return parseDaemonConfig(raw);
 }

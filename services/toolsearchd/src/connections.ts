@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { connect, ErrorCode, NatsError, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import {
@@ -10,7 +9,8 @@ import {
   resolveNatsAuth,
 } from '@toolsearch/client';
 import { ConfigError, type DaemonConfig } from './config';
-import { redisConnectionUrl, redisCredentials } from './connection-config';
+import { redisCredentials } from './connection-config';
+import { RedisConnector, type RedisClient } from './redis-client';
 
 const REDIS_SOURCES =
   'redis.password (TOOLSEARCH_REDIS_PASSWORD), with redis.username (TOOLSEARCH_REDIS_USERNAME) for an ACL user';
@@ -36,11 +36,18 @@ export class StartupError extends Error {
   }
 }
 
-/** Which of NATS and Redis the config leaves without authentication. */
-export function unauthenticated(config: DaemonConfig): ('NATS' | 'Redis')[] {
-  const open: ('NATS' | 'Redis')[] = [];
+type Unauthenticated = 'NATS' | 'Redis' | 'Redis Sentinel';
+
+/**
+ * Which of NATS, Redis and the Sentinels the config leaves without authentication. A Sentinel that
+ * anyone may command can name any server as the primary, and the daemon would send it its Redis
+ * password: in sentinel mode the Sentinels' password is as necessary as Redis's.
+ */
+export function unauthenticated(config: DaemonConfig): Unauthenticated[] {
+  const open: Unauthenticated[] = [];
   if (resolveNatsAuth(config.nats).auth.kind === 'none') open.push('NATS');
   if (redisCredentials(config.redis).password === undefined) open.push('Redis');
+  if (config.redis.mode === 'sentinel' && config.redis.sentinelPassword === undefined) open.push('Redis Sentinel');
   return open;
 }
 
@@ -56,6 +63,9 @@ export function checkAuthentication(config: DaemonConfig, log: Logger): void {
     const needs = [
       ...(open.includes('NATS') ? [`NATS credentials (${NATS_AUTH_SOURCES})`] : []),
       ...(open.includes('Redis') ? [`a Redis password (${REDIS_SOURCES})`] : []),
+      ...(open.includes('Redis Sentinel')
+        ? ['a Sentinel password (redis.sentinelPassword, TOOLSEARCH_REDIS_SENTINEL_PASSWORD)']
+        : []),
     ];
     throw new ConfigError(
       `security: ${open.join(' and ')} without authentication. Configure ${needs.join(' and ')}; ` +
@@ -102,22 +112,11 @@ export async function connectNats(config: DaemonConfig): Promise<NatsConnection>
 const REDIS_AUTH_CODES = new Set(['WRONGPASS', 'NOAUTH', 'NOPERM']);
 
 /** The daemon's own Redis connection, connected; a refusal says where the credentials go. */
-export async function connectRedis(config: DaemonConfig, log: Logger): Promise<Redis> {
-  const url = redisConnectionUrl(config.redis);
-  // Auto-pipelining sends the commands of one turn of the event loop in one write: a fan-out's
-  // thousands of hash swaps otherwise cost a socket write each.
-  const redis = new Redis(url, {
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    lazyConnect: true,
-    enableAutoPipelining: true,
-  });
+export async function connectRedis(connector: RedisConnector): Promise<RedisClient> {
+  const redis = connector.create('commands', 'daemon', { lazyConnect: true });
   // A refused AUTH arrives as an 'error' event; connect() then only says "Connection is closed".
   let refusal: Error | undefined;
-  redis.on('error', (error: Error) => {
-    refusal ??= error;
-    log.warn({ err: redactUrl(error.message) }, 'redis connection problem');
-  });
+  redis.on('error', (error: Error) => (refusal ??= error));
   try {
     await redis.connect();
     // A server without authentication answers even with no password; one with it refuses here.
@@ -127,7 +126,7 @@ export async function connectRedis(config: DaemonConfig, log: Logger): Promise<R
     redis.disconnect();
     const cause = refusal ?? error;
     const reason = cause instanceof Error ? cause.message : String(cause);
-    const where = redactUrl(url);
+    const where = connector.location;
     if (REDIS_AUTH_CODES.has(reason.split(' ')[0] ?? ''))
       throw new StartupError(
         STARTUP_ERROR_CODES.REDIS_AUTH,
@@ -136,24 +135,25 @@ export async function connectRedis(config: DaemonConfig, log: Logger): Promise<R
       );
     throw new StartupError(
       STARTUP_ERROR_CODES.REDIS_UNREACHABLE,
-      `cannot connect to Redis at ${where} (${reason}); check redis.url (TOOLSEARCH_REDIS_URL).`,
+      `cannot connect to Redis at ${where} (${reason}); check ${connector.locationSetting}.`,
       { cause },
     );
   }
 }
 
 /**
- * NATS and Redis for the daemon, after the authentication check. `redisUrl` carries the
- * credentials for the adapters that open connections of their own (BullMQ workers, approvals).
+ * NATS and Redis for the daemon, after the authentication check; `connector` opens the further
+ * Redis connections (BullMQ queues and workers) for the same mode and credentials.
  */
 export async function openConnections(
   config: DaemonConfig,
   log: Logger,
-): Promise<{ nc: NatsConnection; redis: Redis; redisUrl: string }> {
+): Promise<{ nc: NatsConnection; redis: RedisClient; connector: RedisConnector }> {
   checkAuthentication(config, log);
   const nc = await connectNats(config);
   try {
-    return { nc, redis: await connectRedis(config, log), redisUrl: redisConnectionUrl(config.redis) };
+    const connector = new RedisConnector(config.redis, log);
+    return { nc, redis: await connectRedis(connector), connector };
   } catch (error) {
     await nc.close().catch(() => undefined);
     throw error;

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection, type Service } from 'nats';
 import { pino, type Logger } from 'pino';
 import type { Toolset } from '@toolsearch/catalog';
@@ -6,6 +5,7 @@ import { redactUrl } from '@toolsearch/client';
 import { subjectPattern } from '@toolsearch/proto';
 import type { DaemonConfig } from './config';
 import { openConnections } from './connections';
+import type { RedisClient } from './redis-client';
 import { ToolsetRegistry } from './registry.adapter';
 import { RegistryWatch, replicaMismatch } from './registry-watch';
 import { SessionActors } from './session-actors';
@@ -61,7 +61,7 @@ export class Daemon {
   readonly #routingBudgets: RoutingBudgets;
   #latch: ActivationLatch | undefined;
   #nc: NatsConnection | undefined;
-  #redis: Redis | undefined;
+  #redis: RedisClient | undefined;
   #registry: ToolsetRegistry | undefined;
   #store: SessionStore | undefined;
   #service: Service | undefined;
@@ -197,10 +197,10 @@ export class Daemon {
       { reconnect: config.mcp.reconnect },
     );
     this.#dispatch = new DispatchService({
-      // The adapters open their own Redis connections from this URL: it carries the credentials.
-      config: { ...config, redis: { ...config.redis, url: connections.redisUrl } },
+      config,
       nc: this.#nc,
       redis: this.#redis,
+      connector: connections.connector,
       mcp: this.#mcp,
       log: this.#log,
       hooks: this.#hooks,

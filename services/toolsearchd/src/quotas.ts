@@ -1,7 +1,8 @@
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { WIRE_ERROR_CODES, type EndpointName } from '@toolsearch/proto';
 import type { GuardedHandler } from './identity/authority';
+import { execOrThrow, type RedisClient } from './redis-client';
+import { RedisKeys } from './redis-keys';
 import { RequestError } from './serve-request';
 
 /**
@@ -115,8 +116,8 @@ export class QuotaGate {
   readonly #defaults: Quotas;
   readonly #perTenant: ReadonlyMap<string, Quotas>;
   readonly #source: QuotaUsageSource;
-  readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
   /** Per tenant: requests counted here in the current window, not yet added to Redis, and the shared total last seen. */
   readonly #windows = new Map<
     string,
@@ -128,14 +129,14 @@ export class QuotaGate {
     defaults: Quotas;
     perTenant: ReadonlyMap<string, Quotas>;
     source: QuotaUsageSource;
-    redis: Redis;
+    redis: RedisClient;
     prefix: string;
   }) {
     this.#defaults = options.defaults;
     this.#perTenant = options.perTenant;
     this.#source = options.source;
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#keys = new RedisKeys(options.prefix);
   }
 
   limits(tenant: string): Quotas {
@@ -250,24 +251,29 @@ export class QuotaGate {
     this.#timer = undefined;
     const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0);
     if (batch.length === 0) return;
-    const multi = this.#redis.multi();
-    for (const [tenant, counter] of batch) {
-      const key = `${this.#prefix}rps:${tenant}:${counter.window}`;
-      multi.incrby(key, counter.pending).pexpire(key, 5_000);
-    }
     const sent = batch.map(([, counter]) => counter.pending);
     batch.forEach(([, counter]) => (counter.pending = 0));
-    try {
-      const replies = (await multi.exec()) ?? [];
-      batch.forEach(([, counter], index) => {
-        // Every replica's requests of this window so far, ours included (what we counted since is pending).
-        const total = Number(replies[index * 2]?.[1] ?? 0);
-        if (Number.isFinite(total)) counter.shared = Math.max(counter.shared, total);
-      });
-    } catch {
-      // Redis away: keep the counts local (each replica then enforces the limit on its own share).
-      batch.forEach(([, counter], index) => (counter.shared += sent[index] ?? 0));
-    }
+    // One transaction per tenant (its window key is under its hash tag, so each stays in one
+    // Redis Cluster slot); auto-pipelining sends them together.
+    await Promise.all(
+      batch.map(async ([tenant, counter], index) => {
+        const key = this.#keys.tenant(tenant, 'rps', String(counter.window));
+        try {
+          const replies = await execOrThrow(
+            this.#redis
+              .multi()
+              .incrby(key, sent[index] ?? 0)
+              .pexpire(key, 5_000),
+          );
+          // Every replica's requests of this window so far, ours included (what we counted since is pending).
+          const total = Number(replies[0]?.[1] ?? 0);
+          if (Number.isFinite(total)) counter.shared = Math.max(counter.shared, total);
+        } catch {
+          // Redis away: keep the count local (each replica then enforces the limit on its own share).
+          counter.shared += sent[index] ?? 0;
+        }
+      }),
+    );
     for (const [tenant, counter] of this.#windows)
       if (counter.window < Math.floor(Date.now() / 1000) - 1) this.#windows.delete(tenant);
   }

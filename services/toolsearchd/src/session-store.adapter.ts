@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { GrantSchema, ModelSpecSchema, SessionRoleSchema, TenantIdSchema } from '@toolsearch/proto';
 import { ToolDefinitionSchema } from '@toolsearch/catalog';
+import { execOrThrow, type RedisClient } from './redis-client';
+import { RedisKeys } from './redis-keys';
 
 /** What the daemon keeps about a session; any replica can serve it from this. */
 export const SessionDescriptorSchema = z.object({
@@ -40,26 +41,28 @@ export type SessionDescriptor = z.infer<typeof SessionDescriptorSchema>;
  * published for it (so only one replica publishes a tier change).
  */
 export class SessionStore {
-  readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
-    this.#prefix = prefix;
+    this.#keys = new RedisKeys(prefix);
   }
 
   #key(tenant: string, id: string): string {
-    return `${this.#prefix}session:${tenant}:${id}`;
+    return this.#keys.tenant(tenant, 'session', id);
   }
 
   async save(descriptor: SessionDescriptor): Promise<void> {
-    await this.#saveMulti(descriptor).exec();
+    await execOrThrow(this.#saveMulti(descriptor));
   }
 
   /**
    * Saves a new session and issues its bearer token (the proof that a caller holds the session,
    * over NATS and on the MCP endpoint) in the same round trip. Only the token's sha256 is stored,
-   * in the descriptor too; the token itself is returned once.
+   * in the descriptor too; the token itself is returned once. The token's owner is written first
+   * and on its own (it is the one key without the tenant's hash tag): should the session's
+   * transaction then fail, the token names a session that does not exist, which no request can use.
    */
   async create(
     fresh: Omit<SessionDescriptor, 'tokenDigest'>,
@@ -67,17 +70,17 @@ export class SessionStore {
     const token = `tst_${randomBytes(32).toString('base64url')}`;
     const digest = tokenDigest(token);
     const descriptor: SessionDescriptor = { ...fresh, tokenDigest: digest };
-    await this.#saveMulti(descriptor)
-      .set(`${this.#prefix}token:${digest}`, `${descriptor.tenant}/${descriptor.id}`)
-      .set(`${this.#prefix}tokenof:${descriptor.tenant}:${descriptor.id}`, digest)
-      .exec();
+    await this.#redis.set(this.#keys.token(digest), `${descriptor.tenant}/${descriptor.id}`);
+    await execOrThrow(
+      this.#saveMulti(descriptor).set(this.#keys.tenant(descriptor.tenant, 'tokenof', descriptor.id), digest),
+    );
     return { token, descriptor };
   }
 
   /** The session a bearer token belongs to, or undefined (unknown, or its session closed). */
   async resolveToken(token: string): Promise<{ tenant: string; session: string } | undefined> {
     if (!/^tst_[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-    const owner = await this.#redis.get(`${this.#prefix}token:${tokenDigest(token)}`);
+    const owner = await this.#redis.get(this.#keys.token(tokenDigest(token)));
     const slash = owner?.indexOf('/') ?? -1;
     if (owner === null || owner === undefined || slash < 0) return undefined;
     return { tenant: owner.slice(0, slash), session: owner.slice(slash + 1) };
@@ -98,15 +101,15 @@ export class SessionStore {
 
   /** The ids of a session's open children. */
   children(tenant: string, id: string): Promise<string[]> {
-    return this.#redis.smembers(`${this.#prefix}children:${tenant}:${id}`);
+    return this.#redis.smembers(this.#keys.tenant(tenant, 'children', id));
   }
 
   #saveMulti(descriptor: SessionDescriptor) {
     const multi = this.#redis.multi();
     multi.set(this.#key(descriptor.tenant, descriptor.id), JSON.stringify(descriptor));
-    multi.sadd(`${this.#prefix}sessions:${descriptor.tenant}`, descriptor.id);
+    multi.sadd(this.#keys.tenant(descriptor.tenant, 'sessions'), descriptor.id);
     if (descriptor.parent !== undefined)
-      multi.sadd(`${this.#prefix}children:${descriptor.tenant}:${descriptor.parent}`, descriptor.id);
+      multi.sadd(this.#keys.tenant(descriptor.tenant, 'children', descriptor.parent), descriptor.id);
     return multi;
   }
 
@@ -124,12 +127,12 @@ export class SessionStore {
 
   /** How many sessions of the tenant are open. */
   count(tenant: string): Promise<number> {
-    return this.#redis.scard(`${this.#prefix}sessions:${tenant}`);
+    return this.#redis.scard(this.#keys.tenant(tenant, 'sessions'));
   }
 
   /** Every open session id of a tenant. */
   async list(tenant: string): Promise<string[]> {
-    return this.#redis.smembers(`${this.#prefix}sessions:${tenant}`);
+    return this.#redis.smembers(this.#keys.tenant(tenant, 'sessions'));
   }
 
   /**
@@ -140,7 +143,7 @@ export class SessionStore {
   async *scanIds(tenant: string, count = 1000): AsyncGenerator<string[]> {
     let cursor = '0';
     do {
-      const [next, ids] = await this.#redis.sscan(`${this.#prefix}sessions:${tenant}`, cursor, 'COUNT', count);
+      const [next, ids] = await this.#redis.sscan(this.#keys.tenant(tenant, 'sessions'), cursor, 'COUNT', count);
       cursor = next;
       if (ids.length > 0) yield ids;
     } while (cursor !== '0');
@@ -152,19 +155,20 @@ export class SessionStore {
     const stack = [id];
     while (stack.length > 0) {
       const current = stack.pop() as string;
-      const children = await this.#redis.smembers(`${this.#prefix}children:${tenant}:${current}`);
+      const children = await this.#redis.smembers(this.#keys.tenant(tenant, 'children', current));
       stack.push(...children);
-      const digest = await this.#redis.get(`${this.#prefix}tokenof:${tenant}:${current}`);
+      const digest = await this.#redis.get(this.#keys.tenant(tenant, 'tokenof', current));
       const multi = this.#redis.multi();
       multi.del(
         this.#key(tenant, current),
-        `${this.#prefix}children:${tenant}:${current}`,
-        `${this.#prefix}hash:${tenant}:${current}`,
-        `${this.#prefix}tokenof:${tenant}:${current}`,
-        ...(digest !== null ? [`${this.#prefix}token:${digest}`] : []),
+        this.#keys.tenant(tenant, 'children', current),
+        this.#keys.tenant(tenant, 'hash', current),
+        this.#keys.tenant(tenant, 'tokenof', current),
       );
-      multi.srem(`${this.#prefix}sessions:${tenant}`, current);
-      const [[, deleted] = [null, 0]] = (await multi.exec()) ?? [];
+      multi.srem(this.#keys.tenant(tenant, 'sessions'), current);
+      const [[, deleted] = [null, 0]] = await execOrThrow(multi);
+      // The token's owner after the session: a token left behind by a failure here names nothing.
+      if (digest !== null) await this.#redis.del(this.#keys.token(digest));
       if (deleted) removed.push(current);
     }
     return removed;
@@ -172,7 +176,7 @@ export class SessionStore {
 
   /** Records `hash` as the session's published surface; true when it differs from the last one. */
   async swapHash(tenant: string, id: string, hash: string): Promise<boolean> {
-    const previous = await this.#redis.set(`${this.#prefix}hash:${tenant}:${id}`, hash, 'GET');
+    const previous = await this.#redis.set(this.#keys.tenant(tenant, 'hash', id), hash, 'GET');
     return previous !== hash;
   }
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Cluster, Redis, ReplyError } from 'ioredis';
 import { ErrorCode, NatsError } from 'nats';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../test/harness';
@@ -44,6 +44,37 @@ describe('isStoreUnavailable', () => {
     } finally {
       offline.disconnect();
       retrying.disconnect();
+    }
+  });
+
+  it('is true for Redis replies of a server between roles, by their code, and false for other replies', () => {
+    const reply = (text: string) => new (ReplyError as new (message: string) => Error)(text);
+    for (const text of [
+      'CLUSTERDOWN The cluster is down',
+      'TRYAGAIN Multiple keys request during rehashing of slot',
+      'MASTERDOWN Link with MASTER is down',
+      'LOADING Redis is loading the dataset in memory',
+      'MOVED 13006 127.0.0.1:17603',
+      "READONLY You can't write against a read only replica.",
+    ])
+      expect(isStoreUnavailable(reply(text))).toBe(true);
+    expect(isStoreUnavailable(reply("CROSSSLOT Keys in request don't hash to the same slot"))).toBe(false);
+    expect(isStoreUnavailable(reply('WRONGTYPE Operation against a key holding the wrong kind of value'))).toBe(false);
+    expect(isStoreUnavailable(new Error('CLUSTERDOWN as plain text'))).toBe(false);
+  });
+
+  it('is true for what the ioredis Cluster client rejects commands with when no node answers', async () => {
+    const port = await freePort();
+    const cluster = new Cluster([{ host: '127.0.0.1', port }], {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      clusterRetryStrategy: () => null,
+    });
+    cluster.on('error', () => undefined);
+    try {
+      expect(isStoreUnavailable(await cluster.get('k').catch((error: unknown) => error))).toBe(true);
+    } finally {
+      cluster.disconnect();
     }
   });
 });

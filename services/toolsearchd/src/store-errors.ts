@@ -1,3 +1,4 @@
+import { ReplyError } from 'ioredis';
 import { ErrorCode, NatsError } from 'nats';
 
 /**
@@ -43,7 +44,37 @@ const SOCKET_UNAVAILABLE: ReadonlySet<string> = new Set([
 const IOREDIS_NOT_READY: ReadonlySet<string> = new Set([
   "Stream isn't writeable and enableOfflineQueue options is false",
   'Connection is closed.',
+  // Its Cluster client (cluster/index.js) while it has no node, or is finding the slots again.
+  "Cluster isn't ready and enableOfflineQueue options is false",
+  'None of startup nodes is available',
+  'Cluster is disconnected.',
+  'Node is disconnected',
+  'Failed to refresh slots cache.',
 ]);
+
+/**
+ * Redis error replies of a server between roles, by the reply's first word, which is the
+ * protocol's error code: a cluster without a master for a slot (CLUSTERDOWN), a slot moving
+ * (TRYAGAIN), a replica whose primary is gone (MASTERDOWN), a server loading its data (LOADING),
+ * and a former primary now a replica (READONLY, until the client follows the failover). MOVED and
+ * ASK reach the daemon only when the Cluster client could not follow them (the slot's new owner
+ * unreachable, or redirections used up).
+ */
+const REDIS_UNAVAILABLE_REPLIES: ReadonlySet<string> = new Set([
+  'CLUSTERDOWN',
+  'TRYAGAIN',
+  'MOVED',
+  'ASK',
+  'MASTERDOWN',
+  'LOADING',
+  'READONLY',
+]);
+
+/** ioredis's class of Redis error replies (redis-errors' ReplyError; typed `any` by ioredis). */
+const RedisReplyError = ReplyError as abstract new (...args: never[]) => Error;
+
+/** ioredis's Cluster client gave up redirecting a command (its message then names the last error). */
+const CLUSTER_REDIRECTIONS = 'Too many Cluster redirections. Last error: ';
 
 /** ioredis's class for a command that ran out of `maxRetriesPerRequest` (not exported from its root). */
 const IOREDIS_RETRIES_EXHAUSTED = 'MaxRetriesPerRequestError';
@@ -70,5 +101,8 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (typeof code === 'string' && SOCKET_UNAVAILABLE.has(code)) return true;
   if (error.name === IOREDIS_RETRIES_EXHAUSTED) return true;
   if (error.constructor === Error && IOREDIS_NOT_READY.has(error.message)) return true;
+  if (error instanceof RedisReplyError && REDIS_UNAVAILABLE_REPLIES.has(error.message.split(' ')[0] ?? '')) return true;
+  // The only identity of this ioredis error is its fixed opening; what follows is the last reply.
+  if (error.constructor === Error && error.message.startsWith(CLUSTER_REDIRECTIONS)) return true;
   return isStoreUnavailable(error.cause, depth + 1);
 }

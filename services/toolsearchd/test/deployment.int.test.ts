@@ -348,7 +348,7 @@ describe('the shipped deployment: infra/nats.conf, infra/redis.conf with ACLs, t
   it("a worker's Redis user reaches its tenant's queue only: no other tenant's keys, no approval decision", async () => {
     const gateway = await client('acme-gateway', 'acme', keys.acmeGateway);
     const spawned = await gateway.spawn({ parent: session, role: 'subagent', grant: { toolsets: ['ops'] }, task: {} });
-    expect(spawned.job.prefix).toBe(`${PREFIX}w:acme`);
+    expect(spawned.job.prefix).toBe(`${PREFIX}{acme}:w`);
     const worker = new Redis({
       port: redisPort,
       host: '127.0.0.1',
@@ -360,11 +360,11 @@ describe('the shipped deployment: infra/nats.conf, infra/redis.conf with ACLs, t
     try {
       await worker.connect();
       expect(await worker.exists(`${spawned.job.prefix}:${spawned.job.queue}:${spawned.job.id}`)).toBe(1);
-      await expect(worker.get(`${PREFIX}session:acme:${session}`)).rejects.toThrow(/NOPERM/);
-      await expect(worker.keys(`${PREFIX}w:globex:*`)).rejects.toThrow(/NOPERM/);
-      await expect(worker.set(`${PREFIX}approval:${approvalId}:decision`, '{"decision":"approve"}')).rejects.toThrow(
-        /NOPERM/,
-      );
+      await expect(worker.get(`${PREFIX}{acme}:session:${session}`)).rejects.toThrow(/NOPERM/);
+      await expect(worker.keys(`${PREFIX}{globex}:w:*`)).rejects.toThrow(/NOPERM/);
+      await expect(
+        worker.set(`${PREFIX}{acme}:approval:${approvalId}:decision`, '{"decision":"approve"}'),
+      ).rejects.toThrow(/NOPERM/);
       // The job's token acts on the child session only (over NATS as the tenant's worker user).
       const child = await client('acme-worker', 'acme', spawned.token);
       expect((await child.search(spawned.session.id, ['status'])).ok).toBe(true);

@@ -8,7 +8,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { WorkerJobSchema, workerQueueName, workerQueuePrefix } from '@toolsearch/proto';
+import { tenantKeyPrefix, WorkerJobSchema, workerQueueName, workerQueuePrefix } from '@toolsearch/proto';
 import type { DaemonConfig } from '../src/config';
 import type { Daemon } from '../src/daemon';
 import { cleanup, clientFor, eventually, exited, freePort, startDaemon, tenantId, testConfig } from './harness';
@@ -141,7 +141,7 @@ describe('Redis ACL users (infra/redis.conf, generated users.acl)', () => {
 
   it('lets the default user do nothing', async () => {
     const anonymous = redisAs({ maxRetriesPerRequest: 0, enableReadyCheck: false });
-    await expect(anonymous.get(`${prefix}session:${ACME}:x`)).rejects.toThrow(/NOAUTH/);
+    await expect(anonymous.get(`${tenantKeyPrefix(prefix, ACME)}session:x`)).rejects.toThrow(/NOAUTH/);
     await expect(anonymous.set('anything', '1')).rejects.toThrow(/NOAUTH/);
     await expect(anonymous.call('AUTH', 'default', 'guess')).rejects.toThrow(/WRONGPASS/);
   });
@@ -216,23 +216,23 @@ describe('Redis ACL users (infra/redis.conf, generated users.acl)', () => {
     await foreign.close();
     await expect(probe.hgetall(`${other.job.prefix}:${other.job.queue}:${other.job.id}`)).rejects.toThrow(DENIED);
     // Not session descriptors or tokens (its own tenant's included), and no listing of key names.
-    await expect(probe.get(`${prefix}session:${ACME}:${session.id}`)).rejects.toThrow(DENIED);
-    await expect(probe.smembers(`${prefix}sessions:${ACME}`)).rejects.toThrow(DENIED);
-    await expect(probe.scan('0', 'MATCH', `${prefix}session:*`)).rejects.toThrow(DENIED);
+    await expect(probe.get(`${tenantKeyPrefix(prefix, ACME)}session:${session.id}`)).rejects.toThrow(DENIED);
+    await expect(probe.smembers(`${tenantKeyPrefix(prefix, ACME)}sessions`)).rejects.toThrow(DENIED);
+    await expect(probe.scan('0', 'MATCH', `${prefix}*`)).rejects.toThrow(DENIED);
     await expect(probe.keys('*')).rejects.toThrow(DENIED);
     // Not approvals: no decision written, the held job neither read nor promoted.
-    await expect(probe.set(`${prefix}approval:${approvalId}:decision`, '{"decision":"approve"}')).rejects.toThrow(
-      DENIED,
-    );
-    await expect(probe.zrange(`${prefix}bull:approvals:delayed`, 0, -1)).rejects.toThrow(DENIED);
-    const approvals = new Queue('approvals', { connection: probe, prefix: `${prefix}bull` });
+    await expect(
+      probe.set(`${tenantKeyPrefix(prefix, ACME)}approval:${approvalId}:decision`, '{"decision":"approve"}'),
+    ).rejects.toThrow(DENIED);
+    await expect(probe.zrange(`${prefix}{_approvals}:approvals:delayed`, 0, -1)).rejects.toThrow(DENIED);
+    const approvals = new Queue('approvals', { connection: probe, prefix: `${prefix}{_approvals}` });
     approvals.on('error', () => undefined);
     await expect(approvals.add('run', { tenant: ACME, id: approvalId })).rejects.toThrow(DENIED);
     await approvals.close();
     // Nor a script that names a key it may not touch.
-    await expect(probe.eval(`return redis.call('get', KEYS[1])`, 1, `${prefix}approval:${approvalId}`)).rejects.toThrow(
-      DENIED,
-    );
+    await expect(
+      probe.eval(`return redis.call('get', KEYS[1])`, 1, `${tenantKeyPrefix(prefix, ACME)}approval:${approvalId}`),
+    ).rejects.toThrow(DENIED);
     expect((await acme.getApproval(approvalId)).approval.state).toBe('pending');
   });
 });

@@ -3,18 +3,24 @@ import { CliError } from '../cli-error';
 import { JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
 import type { Command } from '../main';
-import { DAEMON_REDIS_USER, DEFAULT_REDIS_PREFIX, RedisAclError } from '../operator/redis-acl';
+import { DAEMON_REDIS_USER, DEFAULT_REDIS_PREFIX, newRedisPassword, RedisAclError } from '../operator/redis-acl';
 import { mergeEnvFile, planRedisCredentials, type RedisCredentialsPlan } from '../operator/redis-credentials';
 import { formatTable } from '../operator/table';
 import { KEY_USAGE, NATS_USAGE, runCredentialsKey, runCredentialsNats } from './credentials-nats-key';
 
 const REDIS_USAGE = `Usage: toolsearch credentials redis --tenants T1,T2... --acl-file FILE
-         [--secrets-file FILE] [--prefix PREFIX] [--rotate] [--print-passwords] [--json]
+         [--secrets-file FILE] [--prefix PREFIX] [--replication] [--rotate] [--print-passwords] [--json]
 
 Writes a Redis ACL file (users.acl format, for redis.conf 'aclfile'): the default user off; the
 daemon user '${DAEMON_REDIS_USER}', limited to keys under PREFIX; and one user per tenant,
-'worker-<tenant>', limited to that tenant's worker queues (PREFIX w:<tenant>:*) with only what a
+'worker-<tenant>', limited to that tenant's worker queues (PREFIX{<tenant>}:w:*) with only what a
 BullMQ Worker needs. Passwords are random and the ACL file holds only their SHA-256.
+
+--replication (a primary with replicas and Sentinels, docs/clustering.md) adds the user 'replica'
+(replicas' masteruser: PSYNC, REPLCONF, PING) and 'sentinel' (Sentinels' auth-user), with
+TOOLSEARCH_REDIS_REPLICA_PASSWORD, TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD, and
+TOOLSEARCH_REDIS_SENTINEL_PASSWORD: the password the Sentinels require of their clients
+(requirepass in sentinel.conf; the daemon reads this variable).
 
 New passwords go to --secrets-file, an env file (KEY=value lines; created or updated, mode 0600):
 TOOLSEARCH_REDIS_USERNAME and TOOLSEARCH_REDIS_PASSWORD for the daemon,
@@ -39,7 +45,12 @@ function writePrivate(path: string, text: string): void {
 }
 
 function summary(plan: RedisCredentialsPlan, files: { acl: string; env: string | undefined }): string {
-  const rows = plan.users.map((user) => [user.name, `~${user.keys}`, user.status, user.variable]);
+  const rows = plan.users.map((user) => [
+    user.name,
+    user.keys === '' ? '(no keys)' : `~${user.keys}`,
+    user.status,
+    user.variable,
+  ]);
   const lines = [
     `wrote ${files.acl}: the default user off, ${plan.users.length} user(s)`,
     ...(files.env !== undefined ? [`wrote ${files.env} (mode 0600)`] : []),
@@ -65,6 +76,7 @@ export const credentialsCommand: Command = {
       'acl-file': { type: 'string' },
       'secrets-file': { type: 'string' },
       rotate: { type: 'boolean', default: false },
+      replication: { type: 'boolean', default: false },
       'print-passwords': { type: 'boolean', default: false },
     });
     const [kind, ...extra] = positionals;
@@ -83,6 +95,7 @@ export const credentialsCommand: Command = {
         tenants: tenants.filter((tenant) => tenant !== ''),
         previous: read(aclPath),
         rotate: values.rotate,
+        replication: values.replication,
       });
     } catch (error) {
       if (error instanceof RedisAclError) throw new CliError(error.message, { cause: error });
@@ -98,6 +111,10 @@ export const credentialsCommand: Command = {
     if (envPath !== undefined) {
       const set: Record<string, string> = { TOOLSEARCH_REDIS_USERNAME: DAEMON_REDIS_USER };
       for (const user of fresh) set[user.variable] = user.password ?? '';
+      // The Sentinels' own password is no ACL user: kept from the file unless rotating.
+      const previous = read(envPath) ?? '';
+      if (values.replication && (values.rotate || !/^TOOLSEARCH_REDIS_SENTINEL_PASSWORD=./m.test(previous)))
+        set['TOOLSEARCH_REDIS_SENTINEL_PASSWORD'] = newRedisPassword();
       writePrivate(
         envPath,
         mergeEnvFile(
@@ -112,7 +129,7 @@ export const credentialsCommand: Command = {
       const users = plan.users.map((user) => ({
         name: user.name,
         ...(user.tenant !== undefined ? { tenant: user.tenant } : {}),
-        keys: `~${user.keys}`,
+        keys: user.keys === '' ? null : `~${user.keys}`,
         status: user.status,
         variable: user.variable,
         ...(show && user.password !== undefined ? { password: user.password } : {}),

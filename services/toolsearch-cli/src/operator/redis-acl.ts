@@ -23,7 +23,8 @@ const DAEMON_COMMANDS = '+@all -@dangerous +info';
 // and INFO. Key patterns stop a command from touching a key, not from listing key names, so the
 // commands that list or count keys are taken away: SCAN, RANDOMKEY, DBSIZE (KEYS is @dangerous),
 // and CLIENT TRACKING/CACHING, whose invalidation messages could name other keys. FUNCTION and the
-// SCRIPT commands that act on the whole server are not needed either.
+// SCRIPT commands that act on the whole server are not needed either. On Redis Cluster the client
+// learns the slots and the cluster's state with CLUSTER SLOTS and CLUSTER INFO (no key names).
 const WORKER_COMMANDS = [
   '-@all',
   '+@read',
@@ -44,7 +45,44 @@ const WORKER_COMMANDS = [
   '-client|caching',
   '-client|getredir',
   '+info',
+  '+cluster|slots',
+  '+cluster|info',
 ].join(' ');
+
+/** The user replicas log in to their primary as (`masteruser`): the replication stream, nothing else. */
+export const REPLICA_REDIS_USER = 'replica';
+/**
+ * The user Sentinels log in to the data nodes as (`sentinel auth-user`): the commands Redis's
+ * Sentinel documentation lists for it, and its hello channel; no key.
+ */
+export const SENTINEL_REDIS_USER = 'sentinel';
+
+const REPLICA_COMMANDS = '-@all +psync +replconf +ping';
+const SENTINEL_COMMANDS = [
+  '&*',
+  '-@all',
+  '+multi',
+  '+exec',
+  '+slaveof',
+  '+replicaof',
+  '+ping',
+  '+subscribe',
+  '+publish',
+  '+config|rewrite',
+  '+role',
+  '+info',
+  '+client|setname',
+  '+client|kill',
+  '+script|kill',
+].join(' ');
+
+/** The users a primary with replicas watched by Sentinels needs besides the daemon's and the workers'. */
+export function replicationAclUsers(): RedisAclUser[] {
+  return [
+    { name: REPLICA_REDIS_USER, tenant: undefined, keys: '', commands: REPLICA_COMMANDS },
+    { name: SENTINEL_REDIS_USER, tenant: undefined, keys: '', commands: SENTINEL_COMMANDS },
+  ];
+}
 
 /** Why a set of Redis credentials cannot be generated. */
 export type RedisAclErrorCode = 'BAD_PREFIX' | 'BAD_TENANT' | 'BAD_ACL_FILE';
@@ -64,7 +102,7 @@ export interface RedisAclUser {
   readonly name: string;
   /** The tenant of a worker user; undefined for the daemon. */
   readonly tenant: string | undefined;
-  /** The one key pattern it may reach, without the leading `~`. */
+  /** The one key pattern it may reach, without the leading `~`; empty for a user that reaches no key. */
   readonly keys: string;
   readonly commands: string;
 }
@@ -108,7 +146,8 @@ export function passwordHash(password: string): string {
  * user may do whatever Redis defaults to; `#hash` entries are the only passwords.
  */
 export function aclLine(user: RedisAclUser, hashes: readonly string[]): string {
-  return `user ${user.name} on ${hashes.join(' ')} resetkeys resetchannels ~${user.keys} ${user.commands}`;
+  const keys = user.keys === '' ? '' : ` ~${user.keys}`;
+  return `user ${user.name} on ${hashes.join(' ')} resetkeys resetchannels${keys} ${user.commands}`;
 }
 
 /** The line that turns the default user off: without it in the file, Redis keeps it open to anyone. */

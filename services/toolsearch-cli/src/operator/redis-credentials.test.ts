@@ -16,12 +16,14 @@ describe('redisAclUsers', () => {
     const users = redisAclUsers('toolsearch:', ['acme', 'globex']);
     expect(users.map((user) => [user.name, user.keys])).toEqual([
       ['toolsearchd', 'toolsearch:*'],
-      ['worker-acme', 'toolsearch:w:acme:*'],
-      ['worker-globex', 'toolsearch:w:globex:*'],
+      ['worker-acme', 'toolsearch:{acme}:w:*'],
+      ['worker-globex', 'toolsearch:{globex}:w:*'],
     ]);
     expect(users[0]?.commands).toBe('+@all -@dangerous +info');
     // A worker starts from nothing, gets data and script commands, and cannot list key names.
-    expect(users[1]?.commands).toMatch(/^-@all .*-@dangerous .*-scan .*-randomkey .*-dbsize .*\+info$/);
+    expect(users[1]?.commands).toMatch(
+      /^-@all .*-@dangerous .*-scan .*-randomkey .*-dbsize .*\+info \+cluster\|slots \+cluster\|info$/,
+    );
   });
 
   it('refuses a prefix with glob characters and names that are not tenant ids', () => {
@@ -47,7 +49,7 @@ describe('planRedisCredentials', () => {
     expect(lines[0]).toBe('user default off resetkeys resetchannels -@all');
     expect(lines[1]).toBe(`user toolsearchd on #${sha('pw-1')} resetkeys resetchannels ~p:* +@all -@dangerous +info`);
     expect(lines[2]).toMatch(
-      new RegExp(`^user worker-acme on #${sha('pw-2')} resetkeys resetchannels ~p:w:acme:\\* -@all `),
+      new RegExp(`^user worker-acme on #${sha('pw-2')} resetkeys resetchannels ~p:{acme}:w:\\* -@all `),
     );
     expect(lines).toHaveLength(3);
     expect(plan.aclFile).not.toContain('pw-');
@@ -104,5 +106,31 @@ describe('mergeEnvFile', () => {
   it('names worker passwords after the tenant, upper case with _ for -', () => {
     expect(passwordVariable('toolsearchd')).toBe('TOOLSEARCH_REDIS_PASSWORD');
     expect(passwordVariable('worker-acme-eu')).toBe('TOOLSEARCH_WORKER_REDIS_PASSWORD_ACME_EU');
+  });
+});
+
+describe('planRedisCredentials with replication', () => {
+  it('adds a replica user limited to the replication stream and a sentinel user with no key', () => {
+    let next = 0;
+    const plan = planRedisCredentials({
+      prefix: 'p:',
+      tenants: ['acme'],
+      replication: true,
+      generate: () => `pw-${++next}`,
+    });
+    const lines = plan.aclFile.trimEnd().split('\n');
+    expect(plan.users.map((user) => [user.name, user.variable])).toEqual([
+      ['toolsearchd', 'TOOLSEARCH_REDIS_PASSWORD'],
+      ['worker-acme', 'TOOLSEARCH_WORKER_REDIS_PASSWORD_ACME'],
+      ['replica', 'TOOLSEARCH_REDIS_REPLICA_PASSWORD'],
+      ['sentinel', 'TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD'],
+    ]);
+    expect(lines[3]).toBe(`user replica on #${sha('pw-3')} resetkeys resetchannels -@all +psync +replconf +ping`);
+    expect(lines[4]).toMatch(new RegExp(`^user sentinel on #${sha('pw-4')} resetkeys resetchannels &\\* -@all `));
+    expect(lines[4]).not.toContain('~');
+    expect(planRedisCredentials({ prefix: 'p:', tenants: ['acme'] }).users.map((user) => user.name)).toEqual([
+      'toolsearchd',
+      'worker-acme',
+    ]);
   });
 });

@@ -6,6 +6,9 @@ import {
   parseAclFile,
   passwordHash,
   redisAclUsers,
+  replicationAclUsers,
+  REPLICA_REDIS_USER,
+  SENTINEL_REDIS_USER,
 } from './redis-acl';
 
 /** What happened to one managed user's password. */
@@ -39,6 +42,8 @@ export interface RedisCredentialsPlan {
  */
 export function passwordVariable(name: string): string {
   if (name === DAEMON_REDIS_USER) return 'TOOLSEARCH_REDIS_PASSWORD';
+  if (name === REPLICA_REDIS_USER) return 'TOOLSEARCH_REDIS_REPLICA_PASSWORD';
+  if (name === SENTINEL_REDIS_USER) return 'TOOLSEARCH_REDIS_SENTINEL_AUTH_PASSWORD';
   return `TOOLSEARCH_WORKER_REDIS_PASSWORD_${name
     .replace(/^worker-/, '')
     .toUpperCase()
@@ -50,17 +55,22 @@ export function passwordVariable(name: string): string {
  * user off. With a previous file, a user that stays keeps its password hashes (no one has to be
  * given a new password when a tenant is added) unless `rotate` asks for new ones; lines of users
  * the generator does not manage (an operator's own admin user) are carried over as they were.
+ * `replication` adds the users of replicas and Sentinels (`replica`, `sentinel`).
  */
 export function planRedisCredentials(options: {
   prefix: string;
   tenants: readonly string[];
   previous?: string | undefined;
   rotate?: boolean;
+  replication?: boolean;
   generate?: () => string;
 }): RedisCredentialsPlan {
   const generate = options.generate ?? newRedisPassword;
   const previous = parseAclFile(options.previous ?? '');
-  const wanted = redisAclUsers(options.prefix, options.tenants);
+  const wanted = [
+    ...redisAclUsers(options.prefix, options.tenants),
+    ...(options.replication === true ? replicationAclUsers() : []),
+  ];
   const users: PlannedCredential[] = [];
   const lines = [DEFAULT_USER_LINE];
   for (const user of wanted) {

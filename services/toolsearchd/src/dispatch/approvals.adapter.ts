@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection } from 'nats';
-import type { Logger } from 'pino';
 import {
   CALL_ERROR_CODES,
   EVENTS,
@@ -11,6 +9,8 @@ import {
   type Approval,
   type CallEnvelope,
 } from '@toolsearch/proto';
+import { execOrThrow, type RedisClient, type RedisConnector } from '../redis-client';
+import { RedisKeys } from '../redis-keys';
 
 const codec = JSONCodec<unknown>();
 const QUEUE = 'approvals';
@@ -46,52 +46,52 @@ function envelope(code: string, message: string): CallEnvelope {
  * INTERRUPTED instead of running the call again).
  */
 export class Approvals {
-  readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
   readonly #nc: NatsConnection;
-  readonly #log: Logger;
+  readonly #connector: RedisConnector;
   readonly #queue: Queue;
-  readonly #queueConnection: Redis;
+  readonly #queueConnection: RedisClient;
   #worker: Worker | undefined;
-  #workerConnection: Redis | undefined;
+  #workerConnection: RedisClient | undefined;
 
-  constructor(options: { redis: Redis; redisUrl: string; prefix: string; nc: NatsConnection; log: Logger }) {
+  constructor(options: { redis: RedisClient; connector: RedisConnector; prefix: string; nc: NatsConnection }) {
     this.#redis = options.redis;
-    this.#prefix = options.prefix;
+    this.#keys = new RedisKeys(options.prefix);
     this.#nc = options.nc;
-    this.#log = options.log;
-    this.#queueConnection = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.#queueConnection.on('error', () => undefined);
+    this.#connector = options.connector;
+    this.#queueConnection = this.#connector.create('producer', 'approvals-queue');
     this.#queue = new Queue(QUEUE, { connection: this.#queueConnection, prefix: this.bullPrefix });
     // A daemon stopped while this connection is still coming up must not die of its rejection.
     this.#queue.waitUntilReady().catch(() => undefined);
-    this.#queue.on('error', (error) => this.#log.warn({ err: error.message }, 'approval queue problem'));
+    this.#queue.on('error', (error) => this.#connector.problem('approvals-queue', 'approval queue problem', error));
   }
 
-  /** BullMQ's key prefix for this deployment. */
+  /** BullMQ's key prefix for this deployment (hash-tagged: see RedisKeys). */
   get bullPrefix(): string {
-    return `${this.#prefix}bull`;
+    return this.#keys.approvalsQueuePrefix;
   }
 
-  #key(id: string, part = ''): string {
-    return `${this.#prefix}approval:${id}${part}`;
+  /** A key of a held call, under its tenant's hash tag (with the tenant's index, in one slot). */
+  #key(tenant: string, id: string, part = ''): string {
+    return this.#keys.tenant(tenant, 'approval', `${id}${part}`);
   }
   #index(tenant: string): string {
-    return `${this.#prefix}approvals:${tenant}`;
+    return this.#keys.tenant(tenant, 'approvals');
   }
 
   /** Starts this replica's worker: it runs decided calls and expires undecided ones. */
-  start(redisUrl: string, concurrency: number, run: ApprovedRunner): void {
-    this.#workerConnection = new Redis(redisUrl, { maxRetriesPerRequest: null });
-    this.#workerConnection.on('error', () => undefined);
-    this.#worker = new Worker(QUEUE, (job: Job<{ tenant: string; id: string }>) => this.#process(job.data.id, run), {
+  start(concurrency: number, run: ApprovedRunner): void {
+    this.#workerConnection = this.#connector.create('worker', 'approvals-worker');
+    const processJob = (job: Job<{ tenant: string; id: string }>) => this.#process(job.data.tenant, job.data.id, run);
+    this.#worker = new Worker(QUEUE, processJob, {
       connection: this.#workerConnection,
       prefix: this.bullPrefix,
       concurrency,
       // A job is the decision to run, not the run: it is never retried (the guard would refuse).
       maxStalledCount: 1,
     });
-    this.#worker.on('error', (error) => this.#log.warn({ err: error.message }, 'approval worker problem'));
+    this.#worker.on('error', (error) => this.#connector.problem('approvals-worker', 'approval worker problem', error));
     this.#worker.waitUntilReady().catch(() => undefined);
   }
 
@@ -104,11 +104,12 @@ export class Approvals {
       requested_at: now,
       expires_at: now + expiryMs,
     };
-    await this.#redis
-      .multi()
-      .set(this.#key(held.id), JSON.stringify(held), 'PX', expiryMs + KEEP_FINISHED_MS)
-      .zadd(this.#index(held.tenant), now, held.id)
-      .exec();
+    await execOrThrow(
+      this.#redis
+        .multi()
+        .set(this.#key(held.tenant, held.id), JSON.stringify(held), 'PX', expiryMs + KEEP_FINISHED_MS)
+        .zadd(this.#index(held.tenant), now, held.id),
+    );
     await this.#queue.add(
       'held',
       { tenant: held.tenant, id: held.id },
@@ -118,7 +119,7 @@ export class Approvals {
   }
 
   async #held(tenant: string, id: string): Promise<HeldCall | undefined> {
-    const raw = await this.#redis.get(this.#key(id));
+    const raw = await this.#redis.get(this.#key(tenant, id));
     if (raw === null) return undefined;
     const held = JSON.parse(raw) as HeldCall;
     // An id of another tenant is reported exactly like an unknown id.
@@ -129,7 +130,10 @@ export class Approvals {
   async get(tenant: string, id: string): Promise<Approval | undefined> {
     const held = await this.#held(tenant, id);
     if (held === undefined) return undefined;
-    const [decisionRaw, resultRaw] = await this.#redis.mget(this.#key(id, ':decision'), this.#key(id, ':result'));
+    const [decisionRaw, resultRaw] = await this.#redis.mget(
+      this.#key(tenant, id, ':decision'),
+      this.#key(tenant, id, ':result'),
+    );
     const decision =
       decisionRaw === null || decisionRaw === undefined ? undefined : (JSON.parse(decisionRaw) as Decision);
     const result = resultRaw === null || resultRaw === undefined ? undefined : (JSON.parse(resultRaw) as CallEnvelope);
@@ -210,7 +214,7 @@ export class Approvals {
       ? { decision: 'expire', by: 'toolsearchd', reason: 'nobody decided in time', at: Date.now() }
       : { decision: request.decision, by: request.by, reason: request.reason, at: Date.now() };
     const won = await this.#redis.set(
-      this.#key(id, ':decision'),
+      this.#key(tenant, id, ':decision'),
       JSON.stringify(decision),
       'PX',
       KEEP_FINISHED_MS,
@@ -243,8 +247,8 @@ export class Approvals {
     }
   }
 
-  async #process(id: string, run: ApprovedRunner): Promise<void> {
-    const raw = await this.#redis.get(this.#key(id));
+  async #process(tenant: string, id: string, run: ApprovedRunner): Promise<void> {
+    const raw = await this.#redis.get(this.#key(tenant, id));
     if (raw === null) return;
     const held = JSON.parse(raw) as HeldCall;
     const expire: Decision = {
@@ -254,13 +258,21 @@ export class Approvals {
       at: Date.now(),
     };
     // An undecided job only reaches a worker at its expiry: expiry takes the decision, if nobody did.
-    await this.#redis.set(this.#key(id, ':decision'), JSON.stringify(expire), 'PX', KEEP_FINISHED_MS, 'NX');
-    const decision = JSON.parse((await this.#redis.get(this.#key(id, ':decision'))) ?? 'null') as Decision | null;
+    await this.#redis.set(this.#key(tenant, id, ':decision'), JSON.stringify(expire), 'PX', KEEP_FINISHED_MS, 'NX');
+    const decision = JSON.parse(
+      (await this.#redis.get(this.#key(tenant, id, ':decision'))) ?? 'null',
+    ) as Decision | null;
     let result: CallEnvelope;
     if (decision?.decision === 'approve') {
-      const first = await this.#redis.set(this.#key(id, ':ran'), String(Date.now()), 'PX', KEEP_FINISHED_MS, 'NX');
+      const first = await this.#redis.set(
+        this.#key(tenant, id, ':ran'),
+        String(Date.now()),
+        'PX',
+        KEEP_FINISHED_MS,
+        'NX',
+      );
       if (first === null) {
-        const stored = await this.#redis.get(this.#key(id, ':result'));
+        const stored = await this.#redis.get(this.#key(tenant, id, ':result'));
         if (stored !== null) return;
         result = envelope(
           CALL_ERROR_CODES.INTERRUPTED,
@@ -280,11 +292,12 @@ export class Approvals {
       result = envelope(CALL_ERROR_CODES.EXPIRED, 'Nobody approved this call in time, so it did not run.');
     }
     result = { ...result, approval_id: id, tool: held.tool };
-    await this.#redis
-      .multi()
-      .set(this.#key(id, ':result'), JSON.stringify(result), 'PX', KEEP_FINISHED_MS)
-      .zrem(this.#index(held.tenant), id)
-      .exec();
+    await execOrThrow(
+      this.#redis
+        .multi()
+        .set(this.#key(tenant, id, ':result'), JSON.stringify(result), 'PX', KEEP_FINISHED_MS)
+        .zrem(this.#index(tenant), id),
+    );
     const event = ResultEventSchema.parse({
       tenant: held.tenant,
       session: held.session,

@@ -1,4 +1,5 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis-client';
+import { RedisKeys } from '../redis-keys';
 
 /** One trace record: what ran (or was refused), for whom, how long it took and how it ended. */
 export interface TraceRecord {
@@ -27,22 +28,22 @@ export interface TraceRecord {
 }
 
 /**
- * The audit log: one Redis stream per tenant (`<prefix>audit:<tenant>`), trimmed to about
- * `maxLen` entries. Records of one turn are written in one round trip.
+ * The audit log: one Redis stream per tenant (`<prefix>{<tenant>}:audit`), trimmed to about
+ * `maxLen` entries. Records of one turn (one tenant's) are written in one round trip.
  */
 export class AuditLog {
-  readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
   readonly #maxLen: number;
 
-  constructor(redis: Redis, prefix: string, maxLen: number) {
+  constructor(redis: RedisClient, prefix: string, maxLen: number) {
     this.#redis = redis;
-    this.#prefix = prefix;
+    this.#keys = new RedisKeys(prefix);
     this.#maxLen = maxLen;
   }
 
   key(tenant: string): string {
-    return `${this.#prefix}audit:${tenant}`;
+    return this.#keys.tenant(tenant, 'audit');
   }
 
   async append(records: readonly TraceRecord[]): Promise<void> {

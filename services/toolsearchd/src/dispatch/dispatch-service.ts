@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { JSONCodec, type NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { compileGlob } from '@toolsearch/catalog';
@@ -13,6 +12,7 @@ import {
 } from '@toolsearch/proto';
 import type { DaemonConfig } from '../config';
 import type { McpPool } from '../mcp-pool.adapter';
+import type { RedisClient, RedisConnector } from '../redis-client';
 import { parse, RequestError } from '../serve-request';
 import { Approvals, ApprovalError } from './approvals.adapter';
 import { AuditLog } from './audit.adapter';
@@ -43,7 +43,9 @@ export class DispatchService {
   constructor(options: {
     config: DaemonConfig;
     nc: NatsConnection;
-    redis: Redis;
+    redis: RedisClient;
+    /** Opens the BullMQ connections (approvals queue and worker, worker queues) for the configured Redis mode. */
+    connector: RedisConnector;
     mcp: McpPool;
     log: Logger;
     hooks: readonly DispatchHooks[];
@@ -57,8 +59,8 @@ export class DispatchService {
     this.#contextOf = options.contextOf;
     this.executors = new Executors(nc, options.mcp, log);
     this.audit = new AuditLog(redis, prefix, config.dispatch.auditMaxLen);
-    this.approvals = new Approvals({ redis, redisUrl: config.redis.url, prefix, nc, log });
-    this.queues = new WorkerQueues(config.redis.url, prefix, log);
+    this.approvals = new Approvals({ redis, connector: options.connector, prefix, nc });
+    this.queues = new WorkerQueues(options.connector, prefix);
     this.dispatcher = new Dispatcher({
       executors: this.executors,
       audit: this.audit,
@@ -74,7 +76,7 @@ export class DispatchService {
       settings: config.dispatch,
       ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
     });
-    this.approvals.start(config.redis.url, config.dispatch.approvalConcurrency, async (held) =>
+    this.approvals.start(config.dispatch.approvalConcurrency, async (held) =>
       this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),
     );
   }

@@ -1,7 +1,8 @@
-import type { Redis } from 'ioredis';
 import type { SessionTool } from '@toolsearch/catalog';
 import { matchesToolPattern } from '@toolsearch/bridge';
 import type { RateLimit } from '../policy-config';
+import type { RedisClient } from '../redis-client';
+import { RedisKeys } from '../redis-keys';
 
 // Checks every window first and counts the call only when all have room, so a refused call uses
 // no budget. KEYS: the window counters; ARGV: limit and window length (ms) per key.
@@ -20,15 +21,16 @@ export type RateVerdict = { readonly allowed: true } | { readonly allowed: false
 
 /**
  * Fixed-window rate limits per tenant, session or tool, counted in Redis so every replica shares
- * them. One round trip per call, whatever the number of limits.
+ * them. One round trip per call, whatever the number of limits; every key of a call is under its
+ * tenant's hash tag, so the script's keys share one Redis Cluster slot.
  */
 export class RateLimiter {
-  readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #redis: RedisClient;
+  readonly #keys: RedisKeys;
 
-  constructor(redis: Redis, prefix: string) {
+  constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
-    this.#prefix = prefix;
+    this.#keys = new RedisKeys(prefix);
   }
 
   async check(
@@ -45,7 +47,7 @@ export class RateLimiter {
     for (const { limit, index } of applicable) {
       const who = limit.scope === 'tenant' ? '' : limit.scope === 'session' ? call.session : call.tool.name;
       const window = Math.floor(now / limit.windowMs);
-      keys.push(`${this.#prefix}rl:${call.tenant}:${index}:${limit.scope}:${who}:${window}`);
+      keys.push(this.#keys.tenant(call.tenant, 'rl', String(index), limit.scope, who, String(window)));
       args.push(String(limit.limit), String(limit.windowMs));
     }
     const hit = Number(await this.#redis.eval(CHECK_AND_COUNT, keys.length, ...keys, ...args));

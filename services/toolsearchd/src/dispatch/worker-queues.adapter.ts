@@ -1,28 +1,26 @@
 import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
-import type { Logger } from 'pino';
 import { workerQueueName, workerQueuePrefix, type WorkerJob } from '@toolsearch/proto';
+import type { RedisClient, RedisConnector } from '../redis-client';
 
 /**
  * Subagent and kanban jobs: one BullMQ queue per role and tenant (`subagent-<tenant>`,
  * `kanban_worker-<tenant>`), each tenant's under a BullMQ prefix of its own
- * (`<keyPrefix>w:<tenant>`, see `workerQueuePrefix`). A worker pool serves exactly one tenant's
- * jobs, and its Redis ACL user, limited to `~<keyPrefix>w:<tenant>:*`, reaches those queues and
+ * (`<keyPrefix>{<tenant>}:w`, see `workerQueuePrefix`). A worker pool serves exactly one tenant's
+ * jobs, and its Redis ACL user, limited to `~<keyPrefix>{<tenant>}:w:*`, reaches those queues and
  * nothing else: not another tenant's jobs, not sessions, tokens or approvals. The job id is the
  * child session's id.
  */
 export class WorkerQueues {
-  readonly #connection: Redis;
+  readonly #connection: RedisClient;
+  readonly #connector: RedisConnector;
   readonly #keyPrefix: string;
-  readonly #log: Logger;
   readonly #queues = new Map<string, Queue>();
 
   /** `keyPrefix` is the daemon's Redis key prefix (`namespace.redisPrefix`). */
-  constructor(redisUrl: string, keyPrefix: string, log: Logger) {
-    this.#connection = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
-    this.#connection.on('error', () => undefined);
+  constructor(connector: RedisConnector, keyPrefix: string) {
+    this.#connector = connector;
+    this.#connection = connector.create('producer', 'worker-queues');
     this.#keyPrefix = keyPrefix;
-    this.#log = log;
   }
 
   async enqueue(job: WorkerJob): Promise<{ queue: string; id: string; prefix: string }> {
@@ -33,7 +31,7 @@ export class WorkerQueues {
     if (queue === undefined) {
       queue = new Queue(name, { connection: this.#connection, prefix });
       queue.waitUntilReady().catch(() => undefined);
-      queue.on('error', (error) => this.#log.warn({ err: error.message, queue: name }, 'worker queue problem'));
+      queue.on('error', (error) => this.#connector.problem('worker-queues', 'worker queue problem', error));
       this.#queues.set(key, queue);
     }
     await queue.add('task', job, { jobId: job.session, removeOnComplete: 1000, removeOnFail: 1000 });

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { AuditLog } from '../dispatch/audit.adapter';
@@ -6,6 +5,7 @@ import type { VetToolset } from '../registry.adapter';
 import { DefinitionGate } from './definition-gate';
 import { tenantVetting, type VettingConfig } from './vetting-config';
 import { VettingStore } from './vetting-store.adapter';
+import type { RedisClient } from '../redis-client';
 
 /** What the daemon wires: the gate the registry stores through, and its store (for the endpoints). */
 export interface Vetting {
@@ -17,7 +17,7 @@ export interface Vetting {
 
 /** Builds the vetting of every tenant from the config (`vetting`, `tenants.<id>.vetting`). */
 export function createVetting(deps: {
-  redis: Redis;
+  redis: RedisClient;
   nc: NatsConnection;
   log: Logger;
   /** Told after each toolset: milliseconds in the scanner, and in the whole vetting. */

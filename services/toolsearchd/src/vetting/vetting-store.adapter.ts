@@ -1,5 +1,7 @@
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
 import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import type { RedisClient } from '../redis-client';
+import { RedisKeys } from '../redis-keys';
 import type { Pin, ReviewItem, VettingState } from './vet-toolset';
 
 /** Bounds on what one toolset's vetting keeps, whatever a source sends. */
@@ -19,9 +21,10 @@ function parseJson<T>(text: string | null | undefined): T | undefined {
 }
 
 /**
- * Pins, releases and items waiting for review, in Redis under the daemon's prefix and the tenant
- * (`<prefix>vetting:<tenant>:<kind>:<base64url toolset id>`), like every per-tenant key: the
- * tenant's worker users (`worker-<tenant>`, limited to their queues) cannot read or change them.
+ * Pins, releases and items waiting for review, in Redis under the daemon's prefix and the tenant's
+ * hash tag (`<prefix>{<tenant>}:vetting:<kind>:<base64url toolset id>`, RedisKeys), like every
+ * per-tenant key: a transaction over them stays in one Redis Cluster slot, and the tenant's worker
+ * users (`worker-<tenant>`, limited to their queues) cannot read or change them.
  *
  * - `pins:<id>` hash, tool → the pinned definition and its digest;
  * - `releases:<id>` hash, tool → the digest of a quarantined definition an operator released;
@@ -32,17 +35,21 @@ function parseJson<T>(text: string | null | undefined): T | undefined {
  * - `held` set, the toolsets with something to review.
  */
 export class VettingStore {
+  readonly #keys: RedisKeys;
+
   constructor(
-    private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    private readonly redis: RedisClient,
+    prefix: string,
+  ) {
+    this.#keys = new RedisKeys(prefix);
+  }
 
   #key(tenant: string, kind: 'pins' | 'digests' | 'releases' | 'review' | 'raw', id: string): string {
-    return `${this.prefix}vetting:${tenant}:${kind}:${encodeId(id)}`;
+    return this.#keys.tenant(tenant, 'vetting', kind, encodeId(id));
   }
 
   #held(tenant: string): string {
-    return `${this.prefix}vetting:${tenant}:held`;
+    return this.#keys.tenant(tenant, 'vetting', 'held');
   }
 
   /**
