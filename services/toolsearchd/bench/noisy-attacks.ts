@@ -14,6 +14,7 @@ import { connect, type NatsConnection } from 'nats';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { BENCH_KEY } from './deployment';
 import { isOk, LightRequester } from './load';
+import { DOCS_TOOLSET as docs } from '../test/harness';
 
 export type Scenario = 'patterns' | 'churn' | 'fanout' | 'mcp' | 'probe';
 
@@ -89,15 +90,6 @@ async function closedLoop(workers: number, until: number, step: (worker: number)
 /** Tool names of about 60 characters that all start with 56 `a`s: the worst case for many-star globs. */
 const longNames = (n: number) =>
   Array.from({ length: n }, (_, i) => `${'a'.repeat(56)}${(i + 46656).toString(36).replace(/[ab0-9]/g, 'c')}${i}`);
-const docs = {
-  id: 'docs',
-  kind: 'plugin',
-  label: 'docs',
-  tools: [
-    { name: 'search_pages', description: 'Search the documentation pages.', inputSchema: obj },
-    { name: 'read_page', description: 'Read one documentation page.', inputSchema: obj },
-  ],
-};
 const long = {
   id: 'long',
   kind: 'plugin',

@@ -17,19 +17,16 @@
  *
  *   npm run bench:vetting -- [--rounds 8] [--json]
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { parseCatalogFiles } from '@toolsearch/catalog';
 import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
 import { parseDaemonConfig } from '../src/config';
 import { Daemon } from '../src/daemon';
-import { cleanup, exited, freePort } from '../test/harness';
+import { cleanup } from '../test/harness';
+import { startNats } from './noisy-processes';
 
 const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
 const METRIC = 'toolsearch_vetting_duration_seconds';
@@ -41,37 +38,6 @@ const median = (values: readonly number[]): number => {
     ? (sorted[middle] ?? NaN)
     : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 };
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection(port, '127.0.0.1', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A nats-server with JetStream on a free loopback port; `stop()` ends it and removes its store. */
-async function startNats(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'toolsearchd-vetting-bench-'));
-  const port = await freePort();
-  const server = spawn('nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], { stdio: 'ignore' });
-  const stop = async () => {
-    if (server.exitCode === null && server.signalCode === null) server.kill('SIGTERM');
-    await exited(server);
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.once('exit', () => server.kill('SIGKILL'));
-  for (let attempt = 0; !(await listening(port)); attempt += 1) {
-    if (server.exitCode !== null || attempt > 100) {
-      await stop();
-      throw new Error(`nats-server did not start on port ${port}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return { url: `nats://127.0.0.1:${port}`, stop };
-}
 
 /** Seconds summed so far in the scanner and in the whole vetting (the histogram's `_sum` series). */
 async function vettingSums(daemon: Daemon): Promise<{ scan: number; total: number }> {

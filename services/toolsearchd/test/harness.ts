@@ -260,3 +260,25 @@ export async function eventually<T>(attempt: () => Promise<T> | T, ms = 10_000):
     }
   }
 }
+
+/** A two-tool documentation toolset: what a bystander tenant searches in the hostile-input tests. */
+export const DOCS_TOOLSET = {
+  id: 'docs',
+  kind: 'plugin',
+  label: 'docs',
+  tools: [
+    {
+      name: 'search_pages',
+      description: 'Search the documentation pages.',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    { name: 'read_page', description: 'Read one documentation page.', inputSchema: { type: 'object', properties: {} } },
+  ],
+};
+
+/** What `run` resolves to, and how long it took in milliseconds. */
+export async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await run();
+  return { value, ms: performance.now() - start };
+}

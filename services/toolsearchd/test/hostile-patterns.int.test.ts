@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { daemonFixture, tenantId } from './harness';
+import { daemonFixture, DOCS_TOOLSET as docs, tenantId, timed } from './harness';
 
 // Patterns are tenant text, and the daemon serves every tenant on one thread: a pattern that makes
 // a backtracking engine run for seconds would stall everyone. These are the ones that used to.
@@ -12,27 +12,12 @@ const LONG_NAMES = [...['a', 'c', 'd', 'e', 'f'].map((last) => `${'a'.repeat(59)
 const MATCHING = `${'a'.repeat(59)}b`;
 const obj = { type: 'object', properties: {} };
 
-const docs = {
-  id: 'docs',
-  kind: 'plugin',
-  label: 'docs',
-  tools: [
-    { name: 'search_pages', description: 'Search the documentation pages.', inputSchema: obj },
-    { name: 'read_page', description: 'Read one documentation page.', inputSchema: obj },
-  ],
-};
 const long = {
   id: 'long',
   kind: 'plugin',
   label: 'long',
   tools: LONG_NAMES.map((name) => ({ name, description: 'A tool with a long name.', inputSchema: obj, risk: 'high' })),
 };
-
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await run();
-  return { value, ms: performance.now() - start };
-}
 
 describe('hostile patterns', () => {
   const fixture = daemonFixture();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ToolsearchClient } from '@toolsearch/client';
-import { daemonFixture, tenantId } from './harness';
+import { daemonFixture, DOCS_TOOLSET as docs, tenantId, timed } from './harness';
 
 // Routing patterns are learnt once per catalog, but a config may name 1,000 patterns and a tenant
 // hold 20,000 tools: 20 million tests, over a second of the one thread every tenant shares when a
@@ -21,15 +21,6 @@ const parts = Array.from({ length: PARTS }, (_, part) => ({
     inputSchema: obj,
   })),
 }));
-const docs = {
-  id: 'docs',
-  kind: 'plugin',
-  label: 'docs',
-  tools: [
-    { name: 'search_pages', description: 'Search the documentation pages.', inputSchema: obj },
-    { name: 'read_page', description: 'Read one documentation page.', inputSchema: obj },
-  ],
-};
 /** 999 different many-star patterns that no name matches (no name has a '-'), then one that pins. */
 const routing = [
   ...Array.from({ length: 10 }, (_, rule) => ({
@@ -38,12 +29,6 @@ const routing = [
   })),
   { tools: [nameOf(PARTS * PER_PART - 1)], pin: true },
 ];
-
-async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await run();
-  return { value, ms: performance.now() - start };
-}
 
 describe('a routing config built to take long to learn', () => {
   const fixture = daemonFixture();

@@ -77,6 +77,17 @@ export interface DispatcherDeps {
   readonly admitHold?: (tenant: string) => Promise<string | undefined>;
 }
 
+/** What hooks (and execution) see of a call of this turn. */
+function hookCall(
+  context: TurnContext,
+  callId: string,
+  tool: SessionTool,
+  args: Readonly<Record<string, unknown>>,
+): HookCall {
+  const { tenant, session, role } = context;
+  return { tenant, session, ...(role !== undefined ? { role } : {}), callId, tool, arguments: args };
+}
+
 function failure(code: string, message: string, data: unknown = null): CallEnvelope {
   return { ok: false, data, error: { code, message }, status: 'done' };
 }
@@ -250,14 +261,7 @@ export class Dispatcher {
       if (hook.before === undefined) continue;
       let verdict: PreCallVerdict;
       try {
-        verdict = await hook.before({
-          tenant: context.tenant,
-          session: context.session,
-          ...(context.role !== undefined ? { role: context.role } : {}),
-          callId,
-          tool,
-          arguments: args,
-        });
+        verdict = await hook.before(hookCall(context, callId, tool, args));
       } catch (error) {
         verdict = { block: `a pre-call hook failed: ${(error as Error).message}` };
       }
@@ -341,14 +345,7 @@ export class Dispatcher {
       };
     }
     // 4 and 5. Execution and post-call hooks.
-    const run = await this.execute({
-      tenant: context.tenant,
-      session: context.session,
-      ...(context.role !== undefined ? { role: context.role } : {}),
-      callId,
-      tool,
-      arguments: args,
-    });
+    const run = await this.execute(hookCall(context, callId, tool, args));
     return { ...run, digest };
   }
 
