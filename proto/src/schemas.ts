@@ -74,6 +74,8 @@ export const AssembleReplySchema = z.object({
   tools: z.array(z.record(z.string(), z.unknown())),
   visible_count: z.number().int(),
   deferred_count: z.number().int(),
+  /** Found tools loaded directly this turn (`tool_search.keep_found`), oldest first. */
+  kept: z.array(z.string()).default([]),
   deferred_tokens: z.number().int(),
   listing_tokens: z.number().int(),
   budget_tokens: z.number().int(),

@@ -40,6 +40,11 @@ export interface ToolSearchConfig {
   readonly core_tools: ReadonlySet<string>;
   /** Explicit routing rules, in order. */
   readonly routing: readonly RoutingRule[];
+  /**
+   * How many tools the session found (described or called) stay loaded directly in its later
+   * assemblies, oldest out first; 0 (the default) keeps every deferrable tool behind the bridge.
+   */
+  readonly keep_found: number;
 }
 
 export interface ParsedConfig {
@@ -138,6 +143,7 @@ export const CONFIG_LIMITS = {
   search_default_limit: { min: 1, default: 5 },
   max_search_limit: { min: 1, max: 50, default: 25 },
   listing_max_tokens: { min: 200, max: 60_000, default: 4000 },
+  keep_found: { min: 0, max: 50, default: 0 },
 } as const;
 
 /** The context window assumed when the model's is unknown (0 or missing). */
@@ -153,6 +159,7 @@ const KEYS = new Set([
   'defer',
   'core_tools',
   'routing',
+  'keep_found',
 ]);
 
 /** Folds the tri-state aliases: true/1/yes/on → on, false/0/no/off → off, auto → auto. */
@@ -322,6 +329,7 @@ export function parseToolSearchConfig(raw: unknown, options: ParseOptions = {}):
   const defer = readNameSet(record, 'defer', DEFAULT_DEFER_TOOLS, warnings);
   const core_tools = readNameSet(record, 'core_tools', DEFAULT_CORE_TOOLS, warnings);
   const routing = readRoutingRules(record, warnings);
+  const keep_found = readNumber(record, 'keep_found', CONFIG_LIMITS.keep_found, true, warnings);
 
   const fromEnv = parseEnableToolSearch(options.enableToolSearch, warnings);
   const activation = fromEnv ?? activationFromEnabled(enabled);
@@ -338,6 +346,7 @@ export function parseToolSearchConfig(raw: unknown, options: ParseOptions = {}):
       defer,
       core_tools,
       routing,
+      keep_found,
     },
     warnings,
   };

@@ -36,6 +36,12 @@ export interface AssemblyInput {
    * stays active, even if the deferrable schemas later shrink below the threshold (seed 003).
    */
   readonly previouslyActive?: boolean;
+  /**
+   * Model-facing names of tools the session found (described or called), oldest first. With
+   * `keep_found: N`, the newest N of them that are deferrable are loaded directly while the bridge
+   * is active; names the session no longer has are skipped.
+   */
+  readonly found?: readonly string[];
 }
 
 /** What the model sees for one turn, and the numbers behind the decision. */
@@ -53,9 +59,14 @@ export interface AssemblyResult {
   readonly visible_count: number;
   /** Tools behind the bridge this turn (0 when not activated). */
   readonly deferred_count: number;
-  /** Tools that could be deferred, activated or not. */
+  /** Tools that could be deferred, activated or not (kept found tools included). */
   readonly deferrable_count: number;
-  /** Exact tokens of the deferrable tools' schemas (each as compact JSON), what deferral saves. */
+  /** Found tools loaded directly this turn (`keep_found`), oldest first; empty when not activated. */
+  readonly kept: readonly string[];
+  /**
+   * Exact tokens of the deferrable tools' schemas (each as compact JSON), what deferral saves;
+   * tools kept direct by `keep_found` are not counted, since the model pays for them.
+   */
   readonly deferred_tokens: number;
   readonly listing_tokens: number;
   readonly budget_tokens: number;
@@ -165,6 +176,35 @@ function heavyEnough(config: ToolSearchConfig, deferredTokens: number, contextTo
   return deferredTokens >= (context * config.activation.pct) / 100;
 }
 
+/**
+ * The newest `keep` of `found` that are deferrable in `table`, oldest first (each once). These
+ * leave the catalog and join the direct tools while the bridge is active.
+ */
+export function keptFoundTools(table: SessionToolTable, found: readonly string[], keep: number): SessionTool[] {
+  if (keep <= 0 || found.length === 0) return [];
+  const deferred = new Set(table.deferred.map((tool) => tool.name));
+  const kept: SessionTool[] = [];
+  const seen = new Set<string>();
+  for (let index = found.length - 1; index >= 0 && kept.length < keep; index -= 1) {
+    const name = found[index] as string;
+    if (seen.has(name) || !deferred.has(name)) continue;
+    seen.add(name);
+    kept.push(table.byName.get(name) as SessionTool);
+  }
+  return kept.reverse();
+}
+
+/** The table with `kept` moved from the catalog to the end of the direct tools. */
+function withKept(table: SessionToolTable, kept: readonly SessionTool[]): SessionToolTable {
+  if (kept.length === 0) return table;
+  const names = new Set(kept.map((tool) => tool.name));
+  return {
+    ...table,
+    visible: [...table.visible, ...kept],
+    deferred: table.deferred.filter((tool) => !names.has(tool.name)),
+  };
+}
+
 function digest(tools: readonly FormattedTool[]): string {
   return createHash('sha256').update(JSON.stringify(tools)).digest('hex');
 }
@@ -185,6 +225,10 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const { config } = input;
   const counter = tokenCounter(encoding);
   const table = buildSessionTools(input.toolsets, config);
+  // Found tools kept direct (`keep_found`) leave the catalog only while the bridge is active; the
+  // activation itself is decided on every deferrable tool, so keeping tools never switches it off.
+  const kept = keptFoundTools(table, input.found ?? [], config.keep_found);
+  const shown = withKept(table, kept);
   // Seed 000: `listing: on` fixes the listing on, whatever share of the context window it takes;
   // only its absolute cap (`listing_max_tokens`) still shapes it. `auto` also keeps to the share.
   const budget =
@@ -195,14 +239,16 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const knownActivation = activationWithoutWeight(config, table.deferred.length, input.previouslyActive ?? false);
   // When the bridge is on whatever the schemas weigh, the listing is built while they are counted.
   let listing: Listing | undefined;
-  let deferredTokens: number;
+  let deferrableTokens: number;
   try {
     if (knownActivation === true && config.listing !== 'off')
-      listing = buildListing(table.deferred, table.unavailable, budget, counter);
+      listing = buildListing(shown.deferred, shown.unavailable, budget, counter);
   } finally {
-    deferredTokens = finishSchemaCount();
+    deferrableTokens = finishSchemaCount();
   }
-  const activated = knownActivation ?? heavyEnough(config, deferredTokens, input.contextTokens);
+  const activated = knownActivation ?? heavyEnough(config, deferrableTokens, input.contextTokens);
+  // Counted above already (memoised per definition), so this costs a lookup per kept tool.
+  const keptTokens = activated && kept.length > 0 ? startSchemaCount(kept, counter)() : 0;
 
   let neutralTools: NeutralTool[];
   let tier: Tier = 0;
@@ -215,7 +261,7 @@ export function assembleSession(input: AssemblyInput): Assembly {
     neutralTools = [...table.byName.values()].map(neutral);
   } else {
     if (config.listing !== 'off') {
-      listing ??= buildListing(table.deferred, table.unavailable, budget, counter);
+      listing ??= buildListing(shown.deferred, shown.unavailable, budget, counter);
       listingForm = listing.form;
       listingText = listing.text;
       listingTokens = listing.tokens;
@@ -223,9 +269,9 @@ export function assembleSession(input: AssemblyInput): Assembly {
     }
     tier = listingForm === 'full' || listingForm === 'names' || listingForm === 'mixed' ? 1 : 2;
     neutralTools = [
-      ...table.visible.map(neutral),
+      ...shown.visible.map(neutral),
       ...bridgeTools({
-        deferredCount: table.deferred.length,
+        deferredCount: shown.deferred.length,
         listing: listingText,
         listingForm,
         defaultLimit: config.search_default_limit,
@@ -237,6 +283,8 @@ export function assembleSession(input: AssemblyInput): Assembly {
   const tools = formatTools(neutralTools, format);
   const toolsTokens = tools.reduce((sum, tool) => sum + counter.count(JSON.stringify(tool)), 0);
   return {
+    // The full table: the bridge searches and calls every deferrable tool, kept ones included, so
+    // sessions that keep different tools still share one search index.
     table,
     result: {
       activated,
@@ -246,10 +294,11 @@ export function assembleSession(input: AssemblyInput): Assembly {
       tools,
       format,
       encoding,
-      visible_count: activated ? table.visible.length : tools.length,
-      deferred_count: activated ? table.deferred.length : 0,
+      visible_count: activated ? shown.visible.length : tools.length,
+      deferred_count: activated ? shown.deferred.length : 0,
       deferrable_count: table.deferred.length,
-      deferred_tokens: deferredTokens,
+      kept: activated ? kept.map((tool) => tool.name) : [],
+      deferred_tokens: deferrableTokens - keptTokens,
       listing_tokens: listingTokens,
       budget_tokens: budget,
       tools_tokens: toolsTokens,

@@ -75,7 +75,14 @@ export class AssemblyCache {
       hash.update(fingerprint);
     hash.update(this.#configKey(input.config));
     hash.update(
-      JSON.stringify([input.contextTokens, input.encoding ?? '', input.format ?? '', input.previouslyActive ?? false]),
+      JSON.stringify([
+        input.contextTokens,
+        input.encoding ?? '',
+        input.format ?? '',
+        input.previouslyActive ?? false,
+        // Found tools change the surface only when the config keeps some.
+        input.config.keep_found > 0 ? (input.found ?? []) : [],
+      ]),
     );
     return hash.digest('hex');
   }

@@ -19,6 +19,7 @@ import { DispatchService } from './dispatch/dispatch-service';
 import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
 import { RoutingBudgets } from './routing-budgets';
 import { ActivationLatch } from './activation-latch';
+import { FoundTools } from './found-tools';
 import { OperatorViews } from './operator-views';
 import { SurfaceEndpoints } from './surface-endpoints';
 import { ToolsetEndpoints } from './toolset-endpoints';
@@ -60,6 +61,7 @@ export class Daemon {
   readonly #surfaces: SurfaceBuilder;
   readonly #routingBudgets: RoutingBudgets;
   #latch: ActivationLatch | undefined;
+  #found: FoundTools | undefined;
   #nc: NatsConnection | undefined;
   #redis: RedisClient | undefined;
   #registry: ToolsetRegistry | undefined;
@@ -177,6 +179,15 @@ export class Daemon {
       log: this.#log,
     });
     this.#fanout = fanout;
+    this.#found = new FoundTools({
+      store: this.#store,
+      actors: this.#actors,
+      surfaces: this.#surfaces,
+      descriptor: (tenant, id) => this.#sessions.descriptor(tenant, id),
+      invalidate: (tenant, ids) => this.#sessions.invalidate(tenant, ids),
+      reassemble: (descriptor) => fanout.reassemble(descriptor),
+      log: this.#log,
+    });
     const vettingViews = new VettingEndpoints({ ...vetting, registry: this.#registry, fanout });
     await this.#registry.start(
       (change) => fanout.onRegistryChange(change),
@@ -206,6 +217,7 @@ export class Daemon {
       hooks: this.#hooks,
       contextOf: (tenant, session) => this.#turnContext(tenant, session),
       admitHold: async (tenant) => (await this.#quotas?.admitHold(tenant))?.message,
+      noteFound: (tenant, session, names) => this.#found?.note(tenant, session, names),
     });
     this.#quotas = new QuotaGate({
       defaults: config.quotas,
@@ -333,6 +345,7 @@ export class Daemon {
       observeSearch: (seconds) => this.#metrics.observeSearch(seconds),
       routingBudget: (tenant) => this.#routingBudgets.for(tenant),
       latch: this.#requiredLatch,
+      noteFound: (tenant, session, names) => this.#found?.note(tenant, session, names),
     });
     return this.#surfaceViews;
   }

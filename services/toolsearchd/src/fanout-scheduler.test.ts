@@ -12,6 +12,7 @@ const descriptor = (tenant: string, id: string): SessionDescriptor => ({
   model: { contextLength: 0 },
   coreTools: [],
   activated: false,
+  found: [],
   createdAt: 0,
   lineage: [],
   ancestorAllows: [],

@@ -155,6 +155,7 @@ export class SessionLifecycle {
       ...(request.config !== undefined ? { config: request.config } : {}),
       coreTools: request.coreTools ?? [],
       activated: false,
+      found: [],
       createdAt: Date.now(),
       ...(owner !== undefined ? { owner } : {}),
       lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],

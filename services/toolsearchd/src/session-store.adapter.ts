@@ -17,6 +17,8 @@ export const SessionDescriptorSchema = z.object({
   coreTools: z.array(ToolDefinitionSchema).default([]),
   /** Budget-gated mode: once the bridge was active it stays active. */
   activated: z.boolean().default(false),
+  /** Tools the session found (described or called), oldest first, for `keep_found` (found-tools.ts). */
+  found: z.array(z.string().max(300)).max(50).default([]),
   createdAt: z.number(),
   /** The credential that opened the session's root (children inherit it): who may act on it. */
   owner: z.string().optional(),
@@ -123,6 +125,18 @@ export class SessionStore {
   async markActivated(tenant: string, id: string): Promise<void> {
     const descriptor = await this.load(tenant, id);
     if (descriptor !== undefined && !descriptor.activated) await this.save({ ...descriptor, activated: true });
+  }
+
+  /**
+   * Stores the session's found tools; the stored descriptor is returned, or undefined when the
+   * session is gone (it is never recreated).
+   */
+  async setFound(tenant: string, id: string, found: readonly string[]): Promise<SessionDescriptor | undefined> {
+    const descriptor = await this.load(tenant, id);
+    if (descriptor === undefined) return undefined;
+    const updated = { ...descriptor, found: [...found] };
+    await this.save(updated);
+    return updated;
   }
 
   /** How many sessions of the tenant are open. */

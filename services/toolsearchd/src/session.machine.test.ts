@@ -13,6 +13,7 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   lineage: [],
   ancestorAllows: [],
   activated: false,
+  found: [],
   createdAt: 0,
 });
 

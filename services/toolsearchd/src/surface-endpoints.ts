@@ -33,6 +33,8 @@ export class SurfaceEndpoints {
       observeSearch: (seconds: number) => void;
       /** The tenant's allowance of routing-pattern tests (see routing-budgets.ts). */
       routingBudget: (tenant: string) => RoutingBudget;
+      /** Told the tools a session described (for `keep_found`). */
+      noteFound: (tenant: string, session: string, names: readonly string[]) => void;
     },
   ) {}
 
@@ -74,9 +76,12 @@ export class SurfaceEndpoints {
 
   async describe(tenant: string, session: string | undefined, body: unknown) {
     const request = parse(DescribeRequestSchema, body);
-    const { bridge } = this.deps.surfaces.build(await this.deps.descriptor(tenant, session), this.deps.registry);
+    const descriptor = await this.deps.descriptor(tenant, session);
+    const { bridge } = this.deps.surfaces.build(descriptor, this.deps.registry);
     const outcome = handleToolDescribe(bridge, request);
-    return outcome.ok ? { ok: true, result: outcome.result } : bridgeError(outcome.error);
+    if (!outcome.ok) return bridgeError(outcome.error);
+    this.deps.noteFound(tenant, descriptor.id, Object.keys(outcome.result.tools));
+    return { ok: true, result: outcome.result };
   }
 }
 
@@ -89,6 +94,7 @@ export function surfaceSummary(result: AssemblyResult): SurfaceSummary {
     mode: result.mode,
     visible_count: result.visible_count,
     deferred_count: result.deferred_count,
+    kept: [...result.kept],
     deferred_tokens: result.deferred_tokens,
     listing_tokens: result.listing_tokens,
     budget_tokens: result.budget_tokens,

@@ -49,7 +49,7 @@ export class SurfaceBuilder {
   readonly #recent = new WeakMap<SessionDescriptor, Map<string, { generation: number; surface: Surface }>>();
   /**
    * Surfaces shared by the sessions of a tenant that have the same settings (grant, config,
-   * model, core tools, activation), per registry generation: a toolset change re-assembles 20,000
+   * model, core tools, activation, found tools), per registry generation: a toolset change re-assembles 20,000
    * such sessions by building one surface, not 20,000 copies for the collector to sweep.
    */
   readonly #shared = new Memo<Surface>(4096);
@@ -85,9 +85,9 @@ export class SurfaceBuilder {
   #settingsOf(descriptor: SessionDescriptor): string {
     let digest = this.#settings.get(descriptor);
     if (digest === undefined) {
-      const { grant, ancestorAllows, config, model, coreTools, activated } = descriptor;
+      const { grant, ancestorAllows, config, model, coreTools, activated, found } = descriptor;
       digest = createHash('sha256')
-        .update(JSON.stringify([grant, ancestorAllows, config ?? null, model, coreTools, activated]))
+        .update(JSON.stringify([grant, ancestorAllows, config ?? null, model, coreTools, activated, found]))
         .digest('base64');
       this.#settings.set(descriptor, digest);
     }
@@ -119,6 +119,7 @@ export class SurfaceBuilder {
       encoding: descriptor.model.encoding ?? 'o200k_base',
       format,
       previouslyActive: descriptor.activated,
+      found: descriptor.found,
     });
     const bridge = createBridgeSession(assembly.table, config.config, {
       ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),

@@ -52,6 +52,8 @@ export class DispatchService {
     contextOf: ContextSource;
     /** Whether the tenant may hold one more call (its quota); why not, otherwise. */
     admitHold?: (tenant: string) => Promise<string | undefined>;
+    /** Told the tools a turn described or ran successfully (for `keep_found`). */
+    noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
   }) {
     const { config, nc, redis, log } = options;
     const prefix = config.namespace.redisPrefix;
@@ -75,6 +77,7 @@ export class DispatchService {
         ),
       settings: config.dispatch,
       ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
+      ...(options.noteFound !== undefined ? { noteFound: options.noteFound } : {}),
     });
     this.approvals.start(config.dispatch.approvalConcurrency, async (held) =>
       this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),

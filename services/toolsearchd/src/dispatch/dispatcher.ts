@@ -26,6 +26,7 @@ import type { TenantPolicy } from '../policy-config';
 import type { AuditLog, TraceRecord } from './audit.adapter';
 import { auditDetail, AuditPolicySchema } from './audit-detail';
 import { execEnvelope } from './exec-envelope';
+import { foundNames, type StepResult } from './found-names';
 import type { Approvals, HeldCall } from './approvals.adapter';
 import type { ExecOutcome, Executors } from './executors.adapter';
 import type { RateLimiter } from './rate-limiter.adapter';
@@ -75,6 +76,8 @@ export interface DispatcherDeps {
   readonly settings: { concurrency: number; timeoutMs: number; retries: number };
   /** Whether the tenant may hold one more call: undefined, or why not (its held-calls quota). */
   readonly admitHold?: (tenant: string) => Promise<string | undefined>;
+  /** Told the tools a turn described or ran successfully, in order (for `keep_found`). */
+  readonly noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
 }
 
 /** What hooks (and execution) see of a call of this turn. */
@@ -94,11 +97,6 @@ function failure(code: string, message: string, data: unknown = null): CallEnvel
 
 /** Codes that mean the call reached for something outside the session: audited as `blocked`. */
 const SCOPE_CODES = new Set<string>([BRIDGE_ERROR_CODES.NOT_IN_SESSION, BRIDGE_ERROR_CODES.UNKNOWN_TOOL]);
-
-interface StepResult {
-  readonly step: PlannedStep;
-  readonly envelope: CallEnvelope;
-}
 
 /**
  * Runs one turn's calls. Bridge calls are unwrapped by the core planner; consecutive parallel-safe
@@ -142,6 +140,8 @@ export class Dispatcher {
       }
     }
     await this.#deps.audit.append(traces);
+    const found = this.#deps.noteFound === undefined ? [] : foundNames(results);
+    if (found.length > 0) this.#deps.noteFound?.(context.tenant, context.session, found);
     return this.#byCall(calls, results);
   }
 
@@ -437,6 +437,7 @@ export class Dispatcher {
         ...auditDetail(context?.policy.audit ?? AuditPolicySchema.parse({}), held.arguments, envelope),
       },
     ]);
+    if (envelope.ok) this.#deps.noteFound?.(held.tenant, held.session, [held.tool]);
     return envelope;
   }
 }
