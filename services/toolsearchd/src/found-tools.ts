@@ -6,8 +6,8 @@ import type { SurfaceBuilder } from './surface';
 /**
  * `tool_search.keep_found: N` (seed 003: tools a session discovered stay available): records the
  * tools a session described or ran, oldest first, at most N, in its stored descriptor. The next
- * assembly loads them directly; the session's tier event goes out at once, so an MCP client hears
- * `list_changed`. The order is the order of discovery and a tool found again does not move, so the
+ * assembly loads them directly; the session's actor re-assembles it at once, so its tier event
+ * goes out and an MCP client hears `list_changed`. The order is the order of discovery and a tool found again does not move, so the
  * tool array only changes when a new tool is found. Updates of one session on this replica are
  * applied one after another.
  */
@@ -22,8 +22,6 @@ export class FoundTools {
       descriptor: (tenant: string, id: string) => Promise<SessionDescriptor>;
       /** Tells the other replicas to drop their copies of these sessions. */
       invalidate: (tenant: string, ids: readonly string[]) => void;
-      /** Re-assembles the session and publishes its tier event if its surface changed. */
-      reassemble: (descriptor: SessionDescriptor) => Promise<void>;
       log: Logger;
     },
   ) {}
@@ -55,9 +53,9 @@ export class FoundTools {
     if (found === descriptor.found) return;
     const stored = await this.deps.store.setFound(tenant, id, found);
     if (stored === undefined) return;
-    if (this.deps.actors.get(tenant, id) !== undefined) this.deps.actors.track(stored);
+    // The session's actor takes the new copy and re-assembles (its tier event goes out).
+    this.deps.actors.track(stored, { surfaceChanged: true });
     this.deps.invalidate(tenant, [id]);
-    await this.deps.reassemble(stored);
   }
 }
 

@@ -291,7 +291,7 @@ export class McpPool {
       if (result.isError === true) {
         return { ok: false, error: { code: 'TOOL_ERROR', message: textOf(result.content) || 'the tool failed' }, data };
       }
-      return { ok: true, data };
+      return { ok: true as const, data };
     } catch (error) {
       const message = describe(error);
       const timedOut = /timed out|timeout/i.test(message);

@@ -43,14 +43,14 @@ export class OperatorViews {
       context_length: descriptor.model.contextLength,
       created_at: descriptor.createdAt,
     }));
-    return { ok: true, sessions, total: descriptors.length };
+    return { ok: true as const, sessions, total: descriptors.length };
   }
 
   async sessionShow(tenant: string, session: string | undefined) {
     const descriptor = await this.deps.descriptor(tenant, session);
     const { result } = this.deps.surfaces.build(descriptor, this.deps.registry).assembly;
     return {
-      ok: true,
+      ok: true as const,
       session: {
         id: descriptor.id,
         tenant,
@@ -77,7 +77,7 @@ export class OperatorViews {
         ...(toolset.unavailable !== undefined ? { unavailable: toolset.unavailable } : {}),
       }))
       .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return Promise.resolve({ ok: true, toolsets });
+    return Promise.resolve({ ok: true as const, toolsets });
   }
 
   async auditRecent(tenant: string, body: unknown) {
@@ -104,6 +104,6 @@ export class OperatorViews {
         ...(record.digestBefore !== undefined ? { digest_before: record.digestBefore } : {}),
         ...(record.detail !== undefined ? { detail: record.detail } : {}),
       }));
-    return { ok: true, records };
+    return { ok: true as const, records };
   }
 }

@@ -71,3 +71,14 @@ export type TenantPolicy = z.infer<typeof TenantPolicySchema>;
 export function callPolicyOf(policy: TenantPolicy): CallPolicy {
   return policy;
 }
+
+/**
+ * A tenant's policy: its own (`tenants.<id>.policy`, which replaces the top level as a whole),
+ * else the top-level `policy`. Pure.
+ */
+export function policyFor(
+  config: { readonly policy: TenantPolicy; readonly tenants: Readonly<Record<string, { policy?: TenantPolicy }>> },
+  tenant: string,
+): TenantPolicy {
+  return config.tenants[tenant]?.policy ?? config.policy;
+}

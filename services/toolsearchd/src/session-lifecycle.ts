@@ -19,6 +19,7 @@ import type { QuotaGate } from './quotas';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse, RequestError } from './serve-request';
 import type { SessionActors } from './session-actors';
+import { SessionClosedError } from './session.machine';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
 
@@ -39,6 +40,9 @@ export const INVALIDATE_TEMPLATE = 'toolsearch.v1.{tenant}.sessions.evt.invalida
  * children on every replica. The callers were verified by the endpoint's guard before.
  */
 export class SessionLifecycle {
+  /** This replica's mark on its invalidation messages (it does not act on its own). */
+  readonly replica = randomBytes(9).toString('base64url');
+
   constructor(
     private readonly deps: {
       store: SessionStore;
@@ -82,7 +86,7 @@ export class SessionLifecycle {
       token: opened.token,
       task: request.task,
     });
-    return { ok: true, session: opened.session, token: opened.token, job };
+    return { ok: true as const, session: opened.session, token: opened.token, job };
   }
 
   async descriptor(tenant: string, session: string | undefined): Promise<SessionDescriptor> {
@@ -98,10 +102,37 @@ export class SessionLifecycle {
     return descriptor;
   }
 
-  /** Tells every replica that these sessions changed or closed, so none serves a stale copy. */
-  invalidate(tenant: string, ids: readonly string[]): void {
+  /**
+   * Runs a turn of the session through its actor: after the session's earlier turns, against the
+   * descriptor the actor holds when it starts. A turn refused because the session closed first
+   * answers `SESSION_NOT_FOUND`.
+   */
+  async turn<T>(tenant: string, session: string | undefined, run: (descriptor: SessionDescriptor) => Promise<T>) {
+    const descriptor = await this.descriptor(tenant, session);
+    try {
+      return await this.deps.actors.turn(descriptor, run);
+    } catch (error) {
+      if (error instanceof SessionClosedError)
+        throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, `no such session for this tenant: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /** Tells the other replicas that these sessions changed (or closed), so none serves a stale copy. */
+  invalidate(tenant: string, ids: readonly string[], closed = false): void {
     if (ids.length === 0) return;
-    this.deps.nc.publish(subject(INVALIDATE_TEMPLATE, { tenant }), codec.encode({ tenant, sessions: ids }));
+    this.deps.nc.publish(
+      subject(INVALIDATE_TEMPLATE, { tenant }),
+      codec.encode({ tenant, sessions: ids, origin: this.replica, ...(closed ? { closed: true } : {}) }),
+    );
+  }
+
+  /** Acts on another replica's invalidation: closed sessions end here too, changed ones reload. */
+  onInvalidated(message: { tenant: string; sessions: readonly string[]; origin?: string; closed?: boolean }): void {
+    if (message.origin === this.replica) return;
+    for (const id of message.sessions)
+      if (message.closed === true) this.deps.actors.close(message.tenant, id, undefined);
+      else this.deps.actors.forget(message.tenant, id);
   }
 
   /**
@@ -161,15 +192,15 @@ export class SessionLifecycle {
       lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
       ancestorAllows: ancestorAllows.map((list) => [...list]),
     };
-    const { token, descriptor: created } = await store.create(fresh);
-    let descriptor = created;
+    const { token, descriptor } = await store.create(fresh);
     const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
-    descriptor = await this.deps.latch().note(descriptor, surface.assembly.result);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.deps.actors.track(descriptor);
-    this.deps.actors.noteTier(tenant, descriptor.id, surface.assembly.result.tier);
+    if (parent !== undefined) this.deps.actors.childSpawned(tenant, parent.id, descriptor.id);
+    // The session's actor learns its first tier, and latches an `auto:N` bridge that is on already.
+    await this.deps.latch().note(descriptor, surface.assembly.result);
     return {
-      ok: true,
+      ok: true as const,
       token,
       session: {
         id: descriptor.id,
@@ -212,8 +243,9 @@ export class SessionLifecycle {
   async close(tenant: string, session: string | undefined) {
     const descriptor = await this.descriptor(tenant, session);
     const closed = await this.deps.store.remove(tenant, descriptor.id);
-    for (const id of closed) this.deps.actors.forget(tenant, id);
-    this.invalidate(tenant, closed);
-    return { ok: true, closed };
+    // A turn running now finishes; turns waiting behind it are refused.
+    for (const id of closed) this.deps.actors.close(tenant, id, id === descriptor.id ? descriptor.parent : undefined);
+    this.invalidate(tenant, closed, true);
+    return { ok: true as const, closed };
   }
 }

@@ -1,9 +1,11 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { SessionActors } from './session-actors';
+import { SessionClosedError } from './session.machine';
 import type { SessionDescriptor } from './session-store.adapter';
 
-const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
+const descriptor = (id: string, toolsets: string[] = ['a'], activated = false): SessionDescriptor => ({
   id,
   tenant: 'acme',
   role: 'gateway',
@@ -12,70 +14,159 @@ const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
   coreTools: [],
   lineage: [],
   ancestorAllows: [],
-  activated: false,
+  activated,
   found: [],
   createdAt: 0,
 });
 
-/** Runs a telling walk to its end at once (the daemon's scheduler runs it in slices). */
-function tellAll(steps: Iterable<void>): void {
-  for (const _ of steps);
+/** A promise whose settling the test decides. */
+function deferred<T = unknown>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
 }
 
-function actors(limit = 1000) {
+/** Lets promise callbacks (the actors' turn completions) run. */
+const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+function setup(options: { idleMs?: number; limit?: number } = {}) {
+  const clock = new SimulatedClock();
+  const latched: SessionDescriptor[] = [];
   const reassembled: string[] = [];
   const held = new SessionActors({
-    limit,
+    limit: options.limit ?? 100,
     log: pino({ level: 'silent' }),
-    reassemble: (d) => {
-      reassembled.push(`${d.id}:${d.grant.toolsets.join()}`);
-      return Promise.resolve();
+    idleMs: options.idleMs ?? 60_000,
+    clock,
+    effects: {
+      reassemble: (d) => reassembled.push(d.id),
+      persistLatch: (d) => {
+        latched.push(d);
+        return Promise.resolve();
+      },
     },
   });
-  return { held, reassembled };
+  return { clock, held, latched, reassembled };
 }
 
-describe('session actors', () => {
-  it('re-assembles only the sessions whose grant holds the changed toolset', () => {
-    const { held, reassembled } = actors();
-    held.track(descriptor('s1', ['mcp-github']));
-    held.track(descriptor('s2', ['mcp-slack']));
-    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
-    expect(reassembled).toEqual(['s1:mcp-github']);
-    held.forget('acme', 's1');
-    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
-    expect(reassembled).toEqual(['s1:mcp-github']);
-    expect(held.sessionIds('acme')).toEqual(['s2']);
-    tellAll(held.toolsetsChanged('other-tenant', ['mcp-slack']));
-    expect(reassembled).toHaveLength(1);
+const budgetOn = { mode: 'budget', activated: true, tier: 1, hash: 'h1' } as const;
+
+describe('the session machine (simulated clock, no NATS)', () => {
+  it('latches an auto:N bridge once and keeps it across a toolset removal and re-add', () => {
+    const { held, latched } = setup();
+    held.track(descriptor('s1'));
+    held.assembled('acme', 's1', { mode: 'budget', activated: false, tier: 0, hash: 'h0' });
+    expect(latched).toHaveLength(0);
+    held.assembled('acme', 's1', budgetOn);
+    expect(latched.map((d) => d.activated)).toEqual([true]);
+    expect(held.get('acme', 's1')?.activated).toBe(true);
+    // The heavy toolset leaves, then comes back: each change re-assembles the session, whose
+    // assembly now keeps the bridge on (previouslyActive), and the latch is stored only once.
+    for (const _ of held.toolsetsChanged('acme', ['a']));
+    held.assembled('acme', 's1', { ...budgetOn, hash: 'h2' });
+    for (const _ of held.toolsetsChanged('acme', ['a']));
+    held.assembled('acme', 's1', { ...budgetOn, hash: 'h3' });
+    expect(latched).toHaveLength(1);
+    expect(held.get('acme', 's1')?.activated).toBe(true);
     held.stop();
   });
 
-  it("updates a tracked session's descriptor instead of starting it twice", () => {
-    const { held, reassembled } = actors();
+  it("runs one session's turns one at a time, in order, without blocking another session", async () => {
+    const { held } = setup();
+    const first = deferred();
+    const order: string[] = [];
+    const a1 = held.turn(descriptor('s1'), async () => {
+      order.push('a1 start');
+      await first.promise;
+      order.push('a1 end');
+      return 'a1';
+    });
+    const a2 = held.turn(descriptor('s1'), async () => {
+      order.push('a2');
+      return 'a2';
+    });
+    const b1 = held.turn(descriptor('s2'), async () => {
+      order.push('b1');
+      return 'b1';
+    });
+    await expect(b1).resolves.toBe('b1');
+    expect(order).toEqual(['a1 start', 'b1']);
+    first.resolve(undefined);
+    await expect(a1).resolves.toBe('a1');
+    await expect(a2).resolves.toBe('a2');
+    expect(order).toEqual(['a1 start', 'b1', 'a1 end', 'a2']);
+    held.stop();
+  });
+
+  it('passes a failed turn to its caller and goes on with the next', async () => {
+    const { held } = setup();
+    const failing = held.turn(descriptor('s1'), () => Promise.reject(new Error('executor down')));
+    const next = held.turn(descriptor('s1'), () => Promise.resolve('ran'));
+    await expect(failing).rejects.toThrow('executor down');
+    await expect(next).resolves.toBe('ran');
+    held.stop();
+  });
+
+  it('closed during a turn: the running turn finishes, waiting turns are refused, the actor ends', async () => {
+    const { held } = setup();
+    const gate = deferred();
+    const running = held.turn(descriptor('s1'), async () => {
+      await gate.promise;
+      return 'finished';
+    });
+    const waiting = held.turn(descriptor('s1'), () => Promise.resolve('should not run'));
+    await flush();
+    held.close('acme', 's1', undefined);
+    await expect(waiting).rejects.toBeInstanceOf(SessionClosedError);
+    expect(held.holds('acme', 's1')).toBe(true);
+    gate.resolve(undefined);
+    await expect(running).resolves.toBe('finished');
+    await flush();
+    expect(held.holds('acme', 's1')).toBe(false);
+    held.stop();
+  });
+
+  it('lets an idle session go after idleMs on the clock, and a turn restarts the wait', async () => {
+    const { clock, held } = setup({ idleMs: 1000 });
+    held.track(descriptor('s1'));
+    clock.increment(900);
+    await held.turn(descriptor('s1'), () => Promise.resolve(1));
+    await flush();
+    clock.increment(900);
+    expect(held.holds('acme', 's1')).toBe(true);
+    clock.increment(200);
+    expect(held.holds('acme', 's1')).toBe(false);
+    // Rehydrated from its stored descriptor on its next request.
+    held.track(descriptor('s1'));
+    expect(held.holds('acme', 's1')).toBe(true);
+    held.stop();
+  });
+
+  it('re-assembles when its grant holds a changed toolset or its surface settings changed', () => {
+    const { held, reassembled } = setup();
     held.track(descriptor('s1', ['a']));
-    held.track(descriptor('s1', ['a', 'b']));
-    expect(held.sessionIds('acme')).toEqual(['s1']);
-    tellAll(held.toolsetsChanged('acme', ['b']));
-    expect(reassembled).toEqual(['s1:a,b']);
+    for (const _ of held.toolsetsChanged('acme', ['b']));
+    expect(reassembled).toEqual([]);
+    for (const _ of held.toolsetsChanged('acme', ['a']));
+    held.track({ ...descriptor('s1', ['a']), found: ['x'] }, { surfaceChanged: true });
+    expect(reassembled).toEqual(['s1', 's1']);
     held.stop();
   });
 
-  it('drops the least recently used beyond its limit, and holds 10,000 sessions of one tenant', () => {
-    const { held } = actors(2);
-    held.track(descriptor('s1', []));
-    held.track(descriptor('s2', []));
-    held.get('acme', 's1');
-    held.track(descriptor('s3', []));
-    expect(held.sessionIds('acme').sort()).toEqual(['s1', 's3']);
+  it('never lets go of a session in a turn to make room, and refreshes a stale busy copy in place', async () => {
+    const { held } = setup({ limit: 1 });
+    const gate = deferred();
+    const busy = held.turn(descriptor('s1'), async () => gate.promise);
+    await flush();
+    held.track(descriptor('s2'));
+    expect(held.holds('acme', 's1')).toBe(true);
+    held.forget('acme', 's1');
+    expect(held.get('acme', 's1')).toBeUndefined();
+    expect(held.holds('acme', 's1')).toBe(true);
+    held.track(descriptor('s1', ['a', 'b']));
+    expect(held.get('acme', 's1')?.grant.toolsets).toEqual(['a', 'b']);
+    gate.resolve(undefined);
+    await busy;
     held.stop();
-    // One actor per session, not children of one supervisor (xstate copies the children map on
-    // every spawn, so 10,000 sessions of one tenant took ~45 s; BENCHMARKS.md has the numbers).
-    const { held: many } = actors(20_000);
-    for (let i = 0; i < 10_000; i += 1) many.track(descriptor(`s${i}`, ['a']));
-    expect(many.size).toBe(10_000);
-    expect(many.sessionIds('acme')).toHaveLength(10_000);
-    many.stop();
-    expect(many.size).toBe(0);
   });
 });

@@ -1,26 +1,200 @@
-import { enqueueActions, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { SessionDescriptor } from './session-store.adapter';
 
-/** Events a session actor handles. */
-export type SessionEvent = { type: 'session.descriptor'; descriptor: SessionDescriptor };
+/**
+ * One turn of a session (a `sessions.<s>.dispatch` or an MCP `tools/call`): run with the session's
+ * descriptor as it is when the turn starts; the caller awaits `resolve`/`reject`.
+ */
+export interface PendingTurn {
+  readonly run: (descriptor: SessionDescriptor) => Promise<unknown>;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/** What an assembly of the session decided (the actor keeps the latch, tier and hash). */
+export interface AssembledFacts {
+  readonly mode: 'off' | 'on' | 'budget';
+  readonly activated: boolean;
+  readonly tier: number;
+  readonly hash: string;
+}
+
+export interface SessionContext {
+  /** The session's persistent part (a copy of what Redis holds). */
+  readonly descriptor: SessionDescriptor;
+  /** Turns waiting, oldest first; while `busy` the first one is running. */
+  readonly queue: readonly PendingTurn[];
+  /** The tier and hash of the session's last assembly on this replica. */
+  readonly tier: number | undefined;
+  readonly hash: string | undefined;
+  /** Children spawned from this session that are still open (as far as this replica saw). */
+  readonly children: readonly string[];
+  /** How long an idle actor stays in memory before it lets go (its state stays in Redis). */
+  readonly idleMs: number;
+  /** Set by `close` during a turn: the session ends once that turn is done. */
+  readonly closing: boolean;
+}
+
+export type SessionEvent =
+  /** A newer stored copy (another replica or a module of this one changed it). */
+  | { type: 'descriptor'; descriptor: SessionDescriptor; surfaceChanged?: boolean }
+  | { type: 'turn'; turn: PendingTurn }
+  | { type: 'assembled'; facts: AssembledFacts }
+  | { type: 'toolsets.changed'; toolsets: readonly string[] }
+  | { type: 'child.spawned'; id: string }
+  | { type: 'child.closed'; id: string }
+  | { type: 'close' };
+
+/** Why a queued turn did not run. */
+export class SessionClosedError extends Error {
+  constructor() {
+    super('the session was closed before this turn could run.');
+  }
+}
 
 /**
- * One open session on this replica: holds its descriptor (a cache of Redis). Re-assembly after a
- * toolset change is decided by the fan-out (`SessionActors.toolsetsChanged`), a slice at a time;
- * making the session's actor own its tier, activation and turns is issue 18's redesign.
+ * A session actor's behaviour: it owns the session's descriptor (grant, activation latch, found
+ * tools), its last tier and hash, its children, and its turns. Turns run one at a time in the order
+ * they came; lookups (assemble, search, describe) read the actor's descriptor without waiting for a
+ * turn and report what they decided. The actor alone decides when a session re-assembles (a
+ * toolset of its grant changed, its surface-shaping settings changed) and when its `auto:N` bridge
+ * latches on. Effects — running a turn, re-assembling, persisting the latch, letting go — are
+ * provided by `SessionActors`; this definition is pure, and its idle timer runs on xstate's clock.
  */
 export const sessionMachine = setup({
   types: {
-    context: {} as { descriptor: SessionDescriptor },
+    context: {} as SessionContext,
     events: {} as SessionEvent,
-    input: {} as { descriptor: SessionDescriptor },
+    input: {} as { descriptor: SessionDescriptor; idleMs: number },
+  },
+  actors: {
+    runTurn: fromPromise<unknown, { turn: PendingTurn; descriptor: SessionDescriptor }>(({ input }) =>
+      input.turn.run(input.descriptor),
+    ),
+  },
+  actions: {
+    /** Re-assemble the session and publish its tier event if its surface changed. */
+    reassemble: (_, _params: { descriptor: SessionDescriptor }) => undefined,
+    /** Store the latch (Redis) and tell the other replicas. */
+    persistLatch: (_, _params: { descriptor: SessionDescriptor }) => undefined,
+    /** Drop the actor from the replica's table (it ended: closed or idle). */
+    release: (_, _params: { descriptor: SessionDescriptor }) => undefined,
+    /** Record the tier (for the tier metric). */
+    noteTier: (_, _params: { tier: number }) => undefined,
+  },
+  guards: {
+    grantHolds: ({ context, event }) =>
+      event.type === 'toolsets.changed' &&
+      event.toolsets.some((toolset) => context.descriptor.grant.toolsets.includes(toolset)),
+    latchNow: ({ context, event }) =>
+      event.type === 'assembled' &&
+      event.facts.mode === 'budget' &&
+      event.facts.activated &&
+      !context.descriptor.activated,
+    hasQueued: ({ context }) => context.queue.length > 0,
+    isClosing: ({ context }) => context.closing,
+  },
+  delays: {
+    idle: ({ context }) => context.idleMs,
   },
 }).createMachine({
   id: 'session',
-  context: ({ input }) => ({ descriptor: input.descriptor }),
+  context: ({ input }) => ({
+    descriptor: input.descriptor,
+    queue: [],
+    tier: undefined,
+    hash: undefined,
+    children: [],
+    idleMs: input.idleMs,
+    closing: false,
+  }),
+  initial: 'idle',
   on: {
-    'session.descriptor': {
-      actions: enqueueActions(({ event, enqueue }) => enqueue.assign({ descriptor: event.descriptor })),
+    descriptor: {
+      actions: enqueueActions(({ event, enqueue }) => {
+        enqueue.assign({ descriptor: event.descriptor });
+        if (event.surfaceChanged === true) enqueue({ type: 'reassemble', params: { descriptor: event.descriptor } });
+      }),
+    },
+    assembled: [
+      {
+        guard: 'latchNow',
+        actions: enqueueActions(({ context, event, enqueue }) => {
+          const descriptor = { ...context.descriptor, activated: true };
+          enqueue.assign({ descriptor, tier: event.facts.tier, hash: event.facts.hash });
+          enqueue({ type: 'persistLatch', params: { descriptor } });
+          enqueue({ type: 'noteTier', params: { tier: event.facts.tier } });
+        }),
+      },
+      {
+        actions: enqueueActions(({ event, enqueue }) => {
+          enqueue.assign({ tier: event.facts.tier, hash: event.facts.hash });
+          enqueue({ type: 'noteTier', params: { tier: event.facts.tier } });
+        }),
+      },
+    ],
+    'toolsets.changed': {
+      guard: 'grantHolds',
+      actions: { type: 'reassemble', params: ({ context }) => ({ descriptor: context.descriptor }) },
+    },
+    'child.spawned': {
+      actions: assign({ children: ({ context, event }) => [...context.children, event.id] }),
+    },
+    'child.closed': {
+      actions: assign({ children: ({ context, event }) => context.children.filter((id) => id !== event.id) }),
+    },
+  },
+  states: {
+    idle: {
+      after: { idle: 'released' },
+      on: {
+        turn: { target: 'busy', actions: assign({ queue: ({ event }) => [event.turn] }) },
+        close: 'closed',
+      },
+    },
+    busy: {
+      invoke: {
+        src: 'runTurn',
+        input: ({ context }) => ({ turn: context.queue[0] as PendingTurn, descriptor: context.descriptor }),
+        onDone: {
+          target: 'next',
+          actions: [
+            ({ context, event }) => context.queue[0]?.resolve(event.output),
+            assign({ queue: ({ context }) => context.queue.slice(1) }),
+          ],
+        },
+        onError: {
+          target: 'next',
+          actions: [
+            ({ context, event }) => context.queue[0]?.reject(event.error),
+            assign({ queue: ({ context }) => context.queue.slice(1) }),
+          ],
+        },
+      },
+      on: {
+        turn: [
+          { guard: 'isClosing', actions: ({ event }) => event.turn.reject(new SessionClosedError()) },
+          { actions: assign({ queue: ({ context, event }) => [...context.queue, event.turn] }) },
+        ],
+        // Closed during a turn: the running turn finishes, the waiting ones are refused now.
+        close: {
+          actions: [
+            ({ context }) => context.queue.slice(1).forEach((turn) => turn.reject(new SessionClosedError())),
+            assign({ queue: ({ context }) => context.queue.slice(0, 1), closing: true }),
+          ],
+        },
+      },
+    },
+    next: {
+      always: [{ guard: 'isClosing', target: 'closed' }, { guard: 'hasQueued', target: 'busy' }, { target: 'idle' }],
+    },
+    closed: {
+      type: 'final',
+      entry: [{ type: 'release', params: ({ context }) => ({ descriptor: context.descriptor }) }],
+    },
+    released: {
+      type: 'final',
+      entry: { type: 'release', params: ({ context }) => ({ descriptor: context.descriptor }) },
     },
   },
 });

@@ -27,8 +27,6 @@ export class SurfaceEndpoints {
       descriptor: (tenant: string, session: string | undefined) => Promise<SessionDescriptor>;
       /** Keeps a budget-gated session on once an assembly turned it on. */
       latch: ActivationLatch;
-      /** The tier a session was just assembled at (for the tier metric). */
-      noteTier: (tenant: string, session: string, tier: number) => void;
       /** Seconds spent ranking one search (for the search latency metric). */
       observeSearch: (seconds: number) => void;
       /** The tenant's allowance of routing-pattern tests (see routing-budgets.ts). */
@@ -47,15 +45,17 @@ export class SurfaceEndpoints {
     const descriptor = await this.deps.descriptor(tenant, session);
     const assembly = this.deps.surfaces.build(descriptor, this.deps.registry, format).assembly;
     const { result } = assembly;
+    // The session's actor learns the tier and decides the `auto:N` latch.
     await this.deps.latch.note(descriptor, result);
-    this.deps.noteTier(tenant, descriptor.id, result.tier);
     return assembly;
   }
 
   async assemble(tenant: string, session: string | undefined, body: unknown) {
     const { format } = parse(AssembleRequestSchema, body);
     const { result } = await this.assembly(tenant, session, format);
-    return { ok: true, ...surfaceSummary(result), format: result.format, tools: result.tools };
+    // The formatted tools are plain JSON objects (interfaces in TypeScript, records on the wire).
+    const tools = result.tools as unknown as Record<string, unknown>[];
+    return { ok: true as const, ...surfaceSummary(result), format: result.format, tools };
   }
 
   async search(tenant: string, session: string | undefined, body: unknown) {
@@ -70,8 +70,8 @@ export class SurfaceEndpoints {
     this.deps.observeSearch((performance.now() - started) / 1000);
     if (!outcome.ok) return bridgeError(outcome.error);
     return outcome.explain !== undefined
-      ? { ok: true, result: outcome.result, explain: outcome.explain }
-      : { ok: true, result: outcome.result };
+      ? { ok: true as const, result: { ...outcome.result }, explain: outcome.explain.map((entry) => ({ ...entry })) }
+      : { ok: true as const, result: { ...outcome.result } };
   }
 
   async describe(tenant: string, session: string | undefined, body: unknown) {
@@ -81,7 +81,7 @@ export class SurfaceEndpoints {
     const outcome = handleToolDescribe(bridge, request);
     if (!outcome.ok) return bridgeError(outcome.error);
     this.deps.noteFound(tenant, descriptor.id, Object.keys(outcome.result.tools));
-    return { ok: true, result: outcome.result };
+    return { ok: true as const, result: { ...outcome.result } };
   }
 }
 

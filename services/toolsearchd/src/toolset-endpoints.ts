@@ -115,7 +115,7 @@ export class ToolsetEndpoints {
     });
     const revision = await this.deps.registry.put(tenant, parsed);
     this.deps.fanout.publishToolsetChanged(tenant, parsed.id, revision, false);
-    return { ok: true, id: parsed.id, revision };
+    return { ok: true as const, id: parsed.id, revision };
   }
 
   async delete(tenant: string, body: unknown) {
@@ -123,7 +123,7 @@ export class ToolsetEndpoints {
     this.#refuseOperatorOwned(tenant, id, 'delete');
     const deleted = await this.deps.registry.delete(tenant, id);
     this.deps.fanout.publishToolsetChanged(tenant, id, this.deps.registry.lastRevision, true);
-    return { ok: true, id, deleted };
+    return { ok: true as const, id, deleted };
   }
 
   /**
@@ -152,7 +152,7 @@ export class ToolsetEndpoints {
     }
     const { toolset, tools } = attached;
     const revision = this.deps.registry.toolsets(tenant).get(toolset)?.revision ?? this.deps.registry.lastRevision;
-    return { ok: true, toolset, tools, revision };
+    return { ok: true as const, toolset, tools, revision };
   }
 
   async detach(tenant: string, body: unknown) {
@@ -160,7 +160,7 @@ export class ToolsetEndpoints {
     this.#refuseOperatorOwned(tenant, `mcp-${name}`, 'detach');
     const detached = await this.deps.mcp.detach(tenant, name);
     this.deps.executors.stopServingMcp(tenant, name);
-    return { ok: true, toolset: `mcp-${name}`, detached };
+    return { ok: true as const, toolset: `mcp-${name}`, detached };
   }
 
   /** Connects an MCP server for a tenant on the operator's behalf (no command check; the tenant cannot replace it). */

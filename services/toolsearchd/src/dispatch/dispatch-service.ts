@@ -13,6 +13,7 @@ import {
 import type { DaemonConfig } from '../config';
 import type { McpPool } from '../mcp-pool.adapter';
 import type { RedisClient, RedisConnector } from '../redis-client';
+import { policyFor } from '../policy-config';
 import { parse, RequestError } from '../serve-request';
 import { Approvals, ApprovalError } from './approvals.adapter';
 import { AuditLog } from './audit.adapter';
@@ -85,7 +86,7 @@ export class DispatchService {
   }
 
   policyOf(tenant: string) {
-    return this.#config.tenants[tenant]?.policy ?? this.#config.policy;
+    return policyFor(this.#config, tenant);
   }
 
   async dispatch(context: TurnContext, body: unknown) {
@@ -95,7 +96,7 @@ export class DispatchService {
       request.calls.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })),
       request.wait_ms,
     );
-    return { ok: true, results };
+    return { ok: true as const, results };
   }
 
   async list(tenant: string, body: unknown) {
@@ -107,7 +108,7 @@ export class DispatchService {
       .filter((approval) => request.session === undefined || approval.session === request.session)
       .filter((approval) => tool === undefined || tool.matches(approval.tool) || tool.matches(approval.original_name))
       .slice(0, request.limit);
-    return { ok: true, approvals };
+    return { ok: true as const, approvals };
   }
 
   /** Records a decision by `approver`, the name of the approver credential the request proved. */
@@ -124,7 +125,7 @@ export class DispatchService {
       if (request.wait_ms > 0) {
         approval = (await this.approvals.waitForResult(tenant, approvalId, request.wait_ms)) ?? approval;
       }
-      return { ok: true, approval };
+      return { ok: true as const, approval };
     } catch (error) {
       if (error instanceof ApprovalError) throw new RequestError(WIRE_ERROR_CODES[error.code], error.message);
       throw error;
@@ -135,7 +136,7 @@ export class DispatchService {
     const approval = await this.approvals.get(tenant, this.#approvalId(id));
     if (approval === undefined)
       throw new RequestError(WIRE_ERROR_CODES.APPROVAL_NOT_FOUND, 'no held call with this id for this tenant.');
-    return { ok: true, approval };
+    return { ok: true as const, approval };
   }
 
   #approvalId(id: string | undefined): string {

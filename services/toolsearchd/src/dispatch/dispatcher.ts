@@ -238,7 +238,7 @@ export class Dispatcher {
           ? handleToolSearch(context.bridge, step.arguments, { routingBudget: context.routingBudget })
           : handleToolDescribe(context.bridge, step.arguments);
       const envelope: CallEnvelope = outcome.ok
-        ? { ok: true, data: outcome.result, error: null, status: 'done' }
+        ? { ok: true as const, data: outcome.result, error: null, status: 'done' }
         : failure(String(errorPayload(outcome.error).code), String(errorPayload(outcome.error).error));
       traces.push(this.#trace(context, step, envelope, performance.now() - started, 0));
       return envelope;

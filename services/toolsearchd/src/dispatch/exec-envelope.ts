@@ -32,7 +32,7 @@ export function withoutRepeatedText(data: unknown, message: string): unknown {
 
 /** The envelope of what running a tool gave; a failure's text is said once. */
 export function execEnvelope(outcome: ExecOutcome): CallEnvelope {
-  if (outcome.ok) return { ok: true, data: outcome.data, error: null, status: 'done' };
+  if (outcome.ok) return { ok: true as const, data: outcome.data, error: null, status: 'done' };
   const { code, message } = outcome.error;
   return {
     ok: false,

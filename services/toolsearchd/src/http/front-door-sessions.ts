@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { Approval, CallEnvelope, OpenSessionRequest } from '@toolsearch/proto';
+import type { Approval, CallEnvelope, DispatchResult, OpenSessionRequest } from '@toolsearch/proto';
 import type { Assembly, McpTool } from '@toolsearch/disclosure';
 import type { DaemonConfig } from '../config';
-import type { Dispatcher, TurnContext } from '../dispatch/dispatcher';
+import type { TurnCall } from '@toolsearch/bridge';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
 import { followHeld, heldApprovalId, type HeldCallFollow } from './held-calls';
 import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './mcp-front-door';
@@ -29,8 +29,8 @@ export class FrontDoorSessions implements FrontDoorBackend {
       descriptor: (tenant: string, session: string) => Promise<SessionDescriptor>;
       /** The session's assembly in MCP form (see SurfaceEndpoints.assembly). */
       assembly: (tenant: string, session: string) => Promise<Assembly>;
-      context: (tenant: string, session: string) => Promise<TurnContext>;
-      dispatcher: () => Dispatcher;
+      /** Runs one turn of the session (through its actor, after its earlier turns). */
+      dispatch: (tenant: string, session: string, calls: readonly TurnCall[]) => Promise<DispatchResult[]>;
       /** A held call of the tenant, as it stands (for MCP clients that wait for theirs). */
       approval: (tenant: string, id: string) => Promise<Approval | undefined>;
       /** How long an MCP request waits for its held call's outcome (`http.heldCallWaitMs`). */
@@ -90,10 +90,9 @@ export class FrontDoorSessions implements FrontDoorBackend {
     args: unknown,
     follow?: HeldCallFollow,
   ): Promise<CallEnvelope> {
-    const context = await this.deps.context(identity.tenant, identity.session);
-    const [result] = await this.deps
-      .dispatcher()
-      .dispatch(context, [{ id: `mcp-${randomUUID()}`, name, arguments: args }]);
+    const [result] = await this.deps.dispatch(identity.tenant, identity.session, [
+      { id: `mcp-${randomUUID()}`, name, arguments: args },
+    ]);
     if (result === undefined) throw new Error('the dispatcher returned no result');
     const { id: _id, name: _name, ...envelope } = result;
     // An MCP client has no other way to learn what became of a held call: the request waits.

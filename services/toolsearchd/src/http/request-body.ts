@@ -79,7 +79,7 @@ export function readJsonBody(
           },
         });
       try {
-        finish({ ok: true, value: JSON.parse(body.toString('utf8')) as unknown });
+        finish({ ok: true as const, value: JSON.parse(body.toString('utf8')) as unknown });
       } catch {
         finish({
           ok: false,

@@ -1,0 +1,254 @@
+import { JSONCodec, type NatsConnection } from 'nats';
+import type { Logger } from 'pino';
+import { subjectPattern } from '@toolsearch/proto';
+import { ActivationLatch } from './activation-latch';
+import type { DaemonConfig } from './config';
+import type { RedisClient, RedisConnector } from './redis-client';
+import { DispatchService } from './dispatch/dispatch-service';
+import type { DispatchHooks } from './dispatch/dispatcher';
+import { FanoutScheduler } from './fanout-scheduler';
+import { FoundTools } from './found-tools';
+import type { DaemonMetrics } from './http/metrics';
+import { McpPool } from './mcp-pool.adapter';
+import { OperatorViews } from './operator-views';
+import { TenantGuards } from './outbound/tenant-guards';
+import { QuotaGate, tenantQuotas } from './quotas';
+import { ToolsetRegistry } from './registry.adapter';
+import { RegistryWatch, replicaMismatch } from './registry-watch';
+import { RoutingBudgets } from './routing-budgets';
+import { SessionActors } from './session-actors';
+import { INVALIDATE_TEMPLATE, SessionLifecycle } from './session-lifecycle';
+import { SessionStore } from './session-store.adapter';
+import { SurfaceBuilder } from './surface';
+import { SurfaceEndpoints } from './surface-endpoints';
+import { TierFanout } from './tier-fanout';
+import { ToolsetEndpoints } from './toolset-endpoints';
+import { TurnContexts } from './turn-contexts';
+import { createVetting } from './vetting/vetting-module';
+import { VettingEndpoints } from './vetting/vetting-endpoints';
+
+const codec = JSONCodec<unknown>();
+
+/** Every collaborator of a running daemon, each built once (see `composeDaemon`). */
+export interface DaemonParts {
+  readonly config: DaemonConfig;
+  readonly log: Logger;
+  readonly nc: NatsConnection;
+  readonly redis: RedisClient;
+  readonly store: SessionStore;
+  readonly registry: ToolsetRegistry;
+  readonly watch: RegistryWatch;
+  readonly surfaces: SurfaceBuilder;
+  readonly actors: SessionActors;
+  readonly reassembly: FanoutScheduler;
+  readonly fanout: TierFanout;
+  readonly latch: ActivationLatch;
+  readonly found: FoundTools;
+  readonly sessions: SessionLifecycle;
+  readonly contexts: TurnContexts;
+  readonly mcp: McpPool;
+  readonly dispatch: DispatchService;
+  readonly quotas: QuotaGate;
+  readonly surfaceEndpoints: SurfaceEndpoints;
+  readonly toolsetEndpoints: ToolsetEndpoints;
+  readonly vettingEndpoints: VettingEndpoints;
+  readonly views: OperatorViews;
+  readonly routingBudgets: RoutingBudgets;
+  /** Stops what the parts run in the background, in order (connections are closed by the caller). */
+  stop(): Promise<void>;
+}
+
+export interface CompositionInput {
+  readonly config: DaemonConfig;
+  readonly log: Logger;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly hooks: readonly DispatchHooks[];
+  readonly connections: { nc: NatsConnection; redis: RedisClient; connector: RedisConnector };
+  readonly metrics: DaemonMetrics;
+}
+
+/**
+ * The daemon's composition root: builds every collaborator once, in dependency order, as readonly
+ * parts. Where two need each other (a session's actor re-assembles through the fan-out, which tells
+ * the actors of a change), the later one is reached through a closure that runs only once the
+ * daemon serves.
+ */
+export async function composeDaemon(input: CompositionInput): Promise<DaemonParts> {
+  const { config, log, hooks, metrics } = input;
+  const { nc, redis, connector } = input.connections;
+  const prefix = config.namespace.redisPrefix;
+  const { bucket } = config.namespace;
+
+  const surfaces = new SurfaceBuilder(input.env, { maxJsonDepth: config.limits.maxJsonDepth });
+  const routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
+  const store = new SessionStore(redis, prefix);
+  // Every stored toolset passes the tenant's vetting first (scan, policy, pins).
+  const vetting = createVetting({
+    redis,
+    nc,
+    log,
+    config,
+    observe: (scanMs, totalMs) => metrics.observeVetting(scanMs / 1000, totalMs / 1000),
+  });
+  const registry = await ToolsetRegistry.open(nc, bucket, config.limits, config.nats.kvReplicas, vetting.vet);
+  const mismatch = replicaMismatch(bucket, config.nats.kvReplicas, registry.replicas);
+  if (mismatch !== undefined) log.warn({ bucket, replicas: registry.replicas }, mismatch);
+  const watch = new RegistryWatch({ nc, registry, log });
+
+  // Re-assemblies after a toolset change run in short slices, tenants taking turns (fairness).
+  const reassembly: FanoutScheduler = new FanoutScheduler({ log, run: (descriptor) => fanout.reassemble(descriptor) });
+  const actors: SessionActors = new SessionActors({
+    limit: config.limits.maxSessionsInMemory,
+    log,
+    effects: {
+      reassemble: (descriptor) => reassembly.enqueue(descriptor),
+      persistLatch: (descriptor) => latch.persist(descriptor),
+    },
+  });
+  const latch: ActivationLatch = new ActivationLatch({
+    store,
+    actors,
+    invalidate: (tenant, ids) => sessions.invalidate(tenant, ids),
+  });
+  const fanout: TierFanout = new TierFanout({ nc, store, registry, surfaces, actors, latch, reassembly, log });
+  const found: FoundTools = new FoundTools({
+    store,
+    actors,
+    surfaces,
+    descriptor: (tenant, id) => sessions.descriptor(tenant, id),
+    invalidate: (tenant, ids) => sessions.invalidate(tenant, ids),
+    log,
+  });
+  const mcp = new McpPool(
+    {
+      put: async (tenant, toolset) =>
+        fanout.publishToolsetChanged(tenant, toolset.id, await registry.put(tenant, toolset), false),
+      delete: async (tenant, id) => {
+        await registry.delete(tenant, id);
+        fanout.publishToolsetChanged(tenant, id, registry.lastRevision, true);
+      },
+    },
+    log,
+    { reconnect: config.mcp.reconnect },
+  );
+  const contexts = new TurnContexts({ config, surfaces, registry, store, routingBudgets });
+  const dispatch: DispatchService = new DispatchService({
+    config,
+    nc,
+    redis,
+    connector,
+    mcp,
+    log,
+    hooks,
+    contextOf: (tenant, session) => contexts.stored(tenant, session),
+    admitHold: async (tenant) => (await quotas.admitHold(tenant))?.message,
+    noteFound: (tenant, session, names) => found.note(tenant, session, names),
+  });
+  const quotas: QuotaGate = new QuotaGate({
+    defaults: config.quotas,
+    perTenant: tenantQuotas(config),
+    source: {
+      sessions: (tenant) => store.count(tenant),
+      toolsets: (tenant) => toolsetEndpoints.usage(tenant),
+      heldApprovals: (tenant) => dispatch.approvals.heldCount(tenant),
+    },
+    redis,
+    prefix,
+  });
+  const toolsetEndpoints: ToolsetEndpoints = new ToolsetEndpoints({
+    registry,
+    fanout,
+    mcp,
+    executors: dispatch.executors,
+    allowedCommands: config.mcp.allowedCommands,
+    outbound: new TenantGuards(config.mcp.outbound, config.tenants),
+    log,
+    queue: config.namespace.queue,
+    quotas,
+  });
+  const sessions: SessionLifecycle = new SessionLifecycle({
+    store,
+    registry,
+    surfaces,
+    actors,
+    nc,
+    quotas,
+    queues: () => dispatch.queues,
+    latch: () => latch,
+    maxToolBytes: config.limits.maxToolBytes,
+    grantLimits: { maxWildcards: config.limits.maxGrantWildcards, maxTests: config.limits.maxGrantTests },
+  });
+  const surfaceEndpoints = new SurfaceEndpoints({
+    registry,
+    store,
+    surfaces,
+    descriptor: (tenant, session) => sessions.descriptor(tenant, session),
+    observeSearch: (seconds) => metrics.observeSearch(seconds),
+    routingBudget: (tenant) => routingBudgets.for(tenant),
+    latch,
+    noteFound: (tenant, session, names) => found.note(tenant, session, names),
+  });
+  const views = new OperatorViews({
+    store,
+    registry,
+    surfaces,
+    audit: dispatch.audit,
+    descriptor: (tenant, session) => sessions.descriptor(tenant, session),
+  });
+  const vettingEndpoints = new VettingEndpoints({ ...vetting, registry, fanout });
+
+  await registry.start(
+    (change) => fanout.onRegistryChange(change),
+    () => watch.resume(),
+  );
+  watch.follow();
+  // Another replica changed or closed sessions: this one drops or ends its copies.
+  nc.subscribe(subjectPattern(INVALIDATE_TEMPLATE), {
+    callback: (error, message) => {
+      if (error) return;
+      try {
+        sessions.onInvalidated(
+          codec.decode(message.data) as { tenant: string; sessions: string[]; origin?: string; closed?: boolean },
+        );
+      } catch {
+        // Not a message of ours.
+      }
+    },
+  });
+
+  return {
+    config,
+    log,
+    nc,
+    redis,
+    store,
+    registry,
+    watch,
+    surfaces,
+    actors,
+    reassembly,
+    fanout,
+    latch,
+    found,
+    sessions,
+    contexts,
+    mcp,
+    dispatch,
+    quotas,
+    surfaceEndpoints,
+    toolsetEndpoints,
+    vettingEndpoints,
+    views,
+    routingBudgets,
+    async stop() {
+      await dispatch.close();
+      await mcp.close();
+      watch.close();
+      registry.stop();
+      fanout.close();
+      actors.stop();
+      quotas.stop();
+      reassembly.stop();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import type { DaemonParts } from '../composition';
+import type { Caller } from '../identity/credentials';
+import { FrontDoorSessions } from './front-door-sessions';
+import { HttpFrontend } from './http-server';
+import { McpFrontDoor } from './mcp-front-door';
+import type { DaemonMetrics } from './metrics';
+
+/** An MCP endpoint API key, as the owner of the gateway session it opens for its connection. */
+function mcpKeyCaller(keyName: string): Caller {
+  return { kind: 'key', name: `mcp:${keyName}`, roles: new Set(['gateway']), shareSessions: false };
+}
+
+/** The daemon's HTTP listener, serving. */
+export interface HttpListener {
+  readonly frontDoor: McpFrontDoor;
+  readonly http: HttpFrontend;
+  /** `http://host:port`. */
+  readonly address: string;
+}
+
+/**
+ * Starts the HTTP listener: the MCP endpoint (whose `tools/call` is a turn of the session, run by
+ * its actor like a NATS dispatch), metrics and health. A port that is taken fails the start.
+ */
+export async function startHttp(parts: DaemonParts, metrics: DaemonMetrics): Promise<HttpListener> {
+  const { config, sessions, nc, log } = parts;
+  const backend = new FrontDoorSessions({
+    apiKeys: config.tenants,
+    resolveToken: (token) => parts.store.resolveToken(token),
+    open: async (tenant, body, keyName) => (await sessions.open(tenant, body, mcpKeyCaller(keyName))).session.id,
+    close: (tenant, session) => sessions.close(tenant, session).then(() => undefined),
+    descriptor: (tenant, session) => sessions.descriptor(tenant, session),
+    assembly: (tenant, session) => parts.surfaceEndpoints.assembly(tenant, session, 'mcp'),
+    dispatch: (tenant, session, calls) =>
+      sessions.turn(tenant, session, (descriptor) =>
+        parts.dispatch.dispatcher.dispatch(parts.contexts.of(descriptor), calls),
+      ),
+    approval: (tenant, id) => parts.dispatch.approvals.get(tenant, id),
+    heldCallWaitMs: config.http.heldCallWaitMs,
+  });
+  const frontDoor = new McpFrontDoor({
+    backend,
+    nc,
+    log,
+    maxBodyBytes: config.limits.maxPayloadBytes,
+    maxJsonDepth: config.limits.maxJsonDepth,
+    limits: config.http,
+    observe: (method, outcome) => metrics.observeMcpRequest(method, outcome),
+  });
+  const http = new HttpFrontend({
+    frontDoor,
+    metrics,
+    readiness: () => ({ ...parts.watch.readiness(), redis: parts.redis.status === 'ready' }),
+    log,
+    limits: config.http,
+  });
+  const { host, port } = await http.listen(config.http.host, config.http.port);
+  const address = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info({ http: address }, 'HTTP listening (/mcp, /metrics, /healthz, /readyz)');
+  return { frontDoor, http, address };
+}

@@ -1,0 +1,81 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { SessionActors } from './session-actors';
+import type { SessionDescriptor } from './session-store.adapter';
+
+const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
+  id,
+  tenant: 'acme',
+  role: 'gateway',
+  grant: { toolsets },
+  model: { contextLength: 0 },
+  coreTools: [],
+  lineage: [],
+  ancestorAllows: [],
+  activated: false,
+  found: [],
+  createdAt: 0,
+});
+
+/** Runs a telling walk to its end at once (the daemon's scheduler runs it in slices). */
+function tellAll(steps: Iterable<void>): void {
+  for (const _ of steps);
+}
+
+function actors(limit = 1000) {
+  const reassembled: string[] = [];
+  const held = new SessionActors({
+    limit,
+    log: pino({ level: 'silent' }),
+    effects: {
+      reassemble: (d) => reassembled.push(`${d.id}:${d.grant.toolsets.join()}`),
+      persistLatch: () => Promise.resolve(),
+    },
+  });
+  return { held, reassembled };
+}
+
+describe('session actors', () => {
+  it('re-assembles only the sessions whose grant holds the changed toolset', () => {
+    const { held, reassembled } = actors();
+    held.track(descriptor('s1', ['mcp-github']));
+    held.track(descriptor('s2', ['mcp-slack']));
+    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
+    expect(reassembled).toEqual(['s1:mcp-github']);
+    held.forget('acme', 's1');
+    tellAll(held.toolsetsChanged('acme', ['mcp-github']));
+    expect(reassembled).toEqual(['s1:mcp-github']);
+    expect(held.sessionIds('acme')).toEqual(['s2']);
+    tellAll(held.toolsetsChanged('other-tenant', ['mcp-slack']));
+    expect(reassembled).toHaveLength(1);
+    held.stop();
+  });
+
+  it("updates a tracked session's descriptor instead of starting it twice", () => {
+    const { held, reassembled } = actors();
+    held.track(descriptor('s1', ['a']));
+    held.track(descriptor('s1', ['a', 'b']));
+    expect(held.sessionIds('acme')).toEqual(['s1']);
+    tellAll(held.toolsetsChanged('acme', ['b']));
+    expect(reassembled).toEqual(['s1:a,b']);
+    held.stop();
+  });
+
+  it('drops the least recently used beyond its limit, and holds 10,000 sessions of one tenant', () => {
+    const { held } = actors(2);
+    held.track(descriptor('s1', []));
+    held.track(descriptor('s2', []));
+    held.get('acme', 's1');
+    held.track(descriptor('s3', []));
+    expect(held.sessionIds('acme').sort()).toEqual(['s1', 's3']);
+    held.stop();
+    // One actor per session, not children of one supervisor (xstate copies the children map on
+    // every spawn, so 10,000 sessions of one tenant took ~45 s; BENCHMARKS.md has the numbers).
+    const { held: many } = actors(20_000);
+    for (let i = 0; i < 10_000; i += 1) many.track(descriptor(`s${i}`, ['a']));
+    expect(many.size).toBe(10_000);
+    expect(many.sessionIds('acme')).toHaveLength(10_000);
+    many.stop();
+    expect(many.size).toBe(0);
+  });
+});
