@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TierEvent } from '@toolsearch/proto';
-import { daemonFixture, eventually, tenantId } from './harness';
+import type { Daemon } from '../src/daemon';
+import { daemonFixture, eventually, startDaemon, tenantId } from './harness';
 
 const obj = { type: 'object', properties: {} };
 const small = {
@@ -27,7 +28,10 @@ const heavy = {
 describe('auto:N in the daemon (seed 003)', () => {
   const fixture = daemonFixture();
 
-  beforeAll(() => fixture.start());
+  let own: Daemon;
+  beforeAll(async () => {
+    own = await fixture.start();
+  });
   afterAll(() => fixture.stop());
 
   it('stays on for the session once on, after the tools that turned it on are gone', async () => {
@@ -55,5 +59,38 @@ describe('auto:N in the daemon (seed 003)', () => {
     expect(after).toMatchObject({ activated: true, tier: 1 });
     expect(after.tools.map((tool) => (tool as { function: { name: string } }).function.name)).toContain('tool_search');
     sub.unsubscribe();
+  });
+
+  it('stays on across replicas and across a restart of every replica', async () => {
+    const client = await fixture.client(tenantId('latch'));
+    await client.putToolset(small);
+    await client.putToolset(heavy);
+    const { session } = await client.openSession({
+      grant: { toolsets: ['small', 'heavy'] },
+      model: { contextLength: 20_000 },
+      config: { enabled: 'auto:5' },
+    });
+    expect((await client.assemble(session.id)).activated).toBe(true);
+    // A second replica joins; requests now go to either.
+    const second = await startDaemon(fixture.config);
+    try {
+      await client.deleteToolset('heavy');
+      for (let i = 0; i < 8; i += 1)
+        await eventually(async () => {
+          const after = await client.assemble(session.id);
+          expect(after).toMatchObject({ activated: true, deferred_count: 1 });
+        });
+    } finally {
+      await second.close();
+    }
+    // Every replica stops and a new one starts: the latch comes back from Redis with the session.
+    await own.close();
+    const restarted = await startDaemon(fixture.config);
+    try {
+      const after = await client.assemble(session.id);
+      expect(after).toMatchObject({ activated: true, mode: 'budget' });
+    } finally {
+      await restarted.close();
+    }
   });
 });

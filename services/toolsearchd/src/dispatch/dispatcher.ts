@@ -27,6 +27,7 @@ import type { AuditLog, TraceRecord } from './audit.adapter';
 import { auditDetail, AuditPolicySchema } from './audit-detail';
 import { execEnvelope } from './exec-envelope';
 import { foundNames, type StepResult } from './found-names';
+import { traceOf } from './trace-record';
 import type { Approvals, HeldCall } from './approvals.adapter';
 import type { ExecOutcome, Executors } from './executors.adapter';
 import type { RateLimiter } from './rate-limiter.adapter';
@@ -95,9 +96,6 @@ function failure(code: string, message: string, data: unknown = null): CallEnvel
   return { ok: false, data, error: { code, message }, status: 'done' };
 }
 
-/** Codes that mean the call reached for something outside the session: audited as `blocked`. */
-const SCOPE_CODES = new Set<string>([BRIDGE_ERROR_CODES.NOT_IN_SESSION, BRIDGE_ERROR_CODES.UNKNOWN_TOOL]);
-
 /**
  * Runs one turn's calls. Bridge calls are unwrapped by the core planner; consecutive parallel-safe
  * steps run together (bounded), anything else alone, in order. Each tool step passes pre-call
@@ -133,7 +131,7 @@ export class Dispatcher {
             'NOT_RUN',
             `Not run: call '${blockedBy}' earlier in this turn is waiting for approval, and this call must not overtake it. Call it again once that one is decided.`,
           );
-          traces.push(this.#trace(context, step, envelope, 0, 0));
+          traces.push(traceOf(context, step, envelope, 0, 0));
         } else envelope = await this.#step(context, step, traces, deadline);
         if (envelope.status === 'pending_approval') blockedBy ??= step.callId;
         results.push({ step, envelope });
@@ -190,46 +188,12 @@ export class Dispatcher {
     return results;
   }
 
-  #trace(
-    context: TurnContext,
-    step: PlannedStep,
-    envelope: CallEnvelope,
-    durationMs: number,
-    retries: number,
-    digest = '',
-  ): TraceRecord {
-    const args = step.kind === 'tool' ? step.call.arguments : step.kind === 'lookup' ? step.arguments : undefined;
-    const tool = step.kind === 'tool' ? step.call.tool : undefined;
-    const outcome =
-      envelope.status === 'pending_approval'
-        ? 'pending_approval'
-        : envelope.ok
-          ? 'ok'
-          : step.kind === 'error' && SCOPE_CODES.has(envelope.error?.code ?? '')
-            ? `blocked:${envelope.error?.code ?? ''}`
-            : (envelope.error?.code ?? 'ERROR');
-    return {
-      tenant: context.tenant,
-      session: context.session,
-      callId: step.callId,
-      tool: tool?.name ?? (step.kind === 'lookup' ? step.name : step.kind === 'error' ? (step.attempted ?? '') : ''),
-      toolset: tool?.toolset ?? (step.kind === 'lookup' ? 'bridge' : ''),
-      digest,
-      durationMs,
-      retries,
-      outcome,
-      approvalId: envelope.approval_id ?? '',
-      at: Date.now(),
-      ...auditDetail(context.policy.audit, args, envelope),
-    };
-  }
-
   async #step(context: TurnContext, step: PlannedStep, traces: TraceRecord[], deadline: number): Promise<CallEnvelope> {
     const started = performance.now();
     if (step.kind === 'error') {
       const { error: message, code } = errorPayload(step.error);
       const envelope = failure(String(code), String(message));
-      traces.push(this.#trace(context, step, envelope, 0, 0));
+      traces.push(traceOf(context, step, envelope, 0, 0));
       return envelope;
     }
     if (step.kind === 'lookup') {
@@ -240,11 +204,11 @@ export class Dispatcher {
       const envelope: CallEnvelope = outcome.ok
         ? { ok: true as const, data: outcome.result, error: null, status: 'done' }
         : failure(String(errorPayload(outcome.error).code), String(errorPayload(outcome.error).error));
-      traces.push(this.#trace(context, step, envelope, performance.now() - started, 0));
+      traces.push(traceOf(context, step, envelope, performance.now() - started, 0));
       return envelope;
     }
     const { envelope, retries, digest } = await this.#tool(context, step.callId, step.call, deadline);
-    traces.push(this.#trace(context, step, envelope, performance.now() - started, retries, digest));
+    traces.push(traceOf(context, step, envelope, performance.now() - started, retries, digest));
     return envelope;
   }
 
