@@ -124,7 +124,14 @@ export class SessionActors {
 
   /** Tells the session's actor what its assembly decided (latch, tier, hash). */
   assembled(tenant: string, id: string, facts: AssembledFacts): void {
-    this.#actor(tenant, id)?.send({ type: 'assembled', facts });
+    const actor = this.#actor(tenant, id);
+    if (actor === undefined) return;
+    // A fan-out re-assembles thousands of sessions whose surface did not change: an event that
+    // would change nothing (same tier and hash, no latch to set) is not sent.
+    const { context } = actor.getSnapshot();
+    const latches = facts.mode === 'budget' && facts.activated && !context.descriptor.activated;
+    if (!latches && context.tier === facts.tier && context.hash === facts.hash) return;
+    actor.send({ type: 'assembled', facts });
   }
 
   /** The session's latched descriptor (after `assembled`), if the actor latched it on. */
