@@ -51,6 +51,14 @@ class PatternList {
  * What filtering toolsets by a grant costs: its wildcard patterns (its own and its ancestors')
  * times the names they are tested against. Patterns without `*` cost nothing (a set lookup).
  */
+/** Whether a change to any of `toolsets` can change what a session with this grant sees. */
+export function grantReaches(grant: Grant, toolsets: { has(id: string): boolean } | readonly string[]): boolean {
+  const has = Array.isArray(toolsets)
+    ? (id: string) => (toolsets as readonly string[]).includes(id)
+    : (id: string) => (toolsets as { has(id: string): boolean }).has(id);
+  return grant.toolsets.some(has);
+}
+
 export function grantTests(grant: Grant, ancestors: AncestorAllows, registered: Iterable<Toolset>): number {
   const stars = [grant.allow ?? [], grant.deny ?? [], ...ancestors]
     .flat()

@@ -1,4 +1,5 @@
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { grantReaches } from './grant';
 import type { SessionDescriptor } from './session-store.adapter';
 
 /**
@@ -84,8 +85,7 @@ export const sessionMachine = setup({
   },
   guards: {
     grantHolds: ({ context, event }) =>
-      event.type === 'toolsets.changed' &&
-      event.toolsets.some((toolset) => context.descriptor.grant.toolsets.includes(toolset)),
+      event.type === 'toolsets.changed' && grantReaches(context.descriptor.grant, event.toolsets),
     latchNow: ({ context, event }) =>
       event.type === 'assembled' &&
       event.facts.mode === 'budget' &&

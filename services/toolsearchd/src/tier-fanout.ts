@@ -5,6 +5,7 @@ import type { FanoutScheduler } from './fanout-scheduler';
 import type { RegistryChange, ToolsetRegistry } from './registry.adapter';
 import type { ActivationLatch } from './activation-latch';
 import type { SessionActors } from './session-actors';
+import { grantReaches } from './grant';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
 
@@ -174,7 +175,7 @@ export class TierFanout {
     for await (const batch of store.scanIds(tenant)) {
       const ids = skipHeld ? batch.filter((id) => !actors.holds(tenant, id)) : batch;
       for (const descriptor of await store.loadMany(tenant, ids))
-        if (descriptor.grant.toolsets.some((toolset) => toolsets.has(toolset))) await reach(descriptor);
+        if (grantReaches(descriptor.grant, toolsets)) await reach(descriptor);
     }
   }
 
