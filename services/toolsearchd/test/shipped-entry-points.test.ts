@@ -4,6 +4,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+/* eslint-disable @nx/enforce-module-boundaries */
+// @ts-expect-error -- a plain ESM script shared with npm start, without type declarations.
+import { bundlePath as untypedBundlePath } from '../../../scripts/build.mjs';
+/* eslint-enable @nx/enforce-module-boundaries */
 
 // Every way the project ships the daemon runs the compiled bundle with plain node: the Docker
 // image, both compose files, the Kubernetes manifests, `npm start` and the packages' `bin` entries.
@@ -12,6 +16,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const DAEMON_BUNDLE = 'services/toolsearchd/dist/main.js';
 const CLI_BUNDLE = 'services/toolsearch-cli/dist/main.js';
+const bundlePath = untypedBundlePath as (name: string) => string;
 
 type Container = { name: string; image?: string; command?: string[]; args?: string[] };
 
@@ -81,12 +86,10 @@ describe('shipped entry points', () => {
       expect(JSON.stringify(container), `${file}: ${container.name}`).not.toMatch(/tsx/);
   });
 
-  it('npm start compiles the daemon when needed and spawns the bundle, not the sources', async () => {
+  it('npm start compiles the daemon when needed and spawns the bundle, not the sources', () => {
     const start = read('scripts/start.mjs');
     expect(start).toMatch(/spawn\(process\.execPath, \[bundlePath\('toolsearchd'\), '--config', config\]/);
     expect(start).not.toMatch(/tsx|src\/main\.ts/);
-    // @ts-expect-error -- a plain ESM script without type declarations.
-    const { bundlePath } = (await import('../../../scripts/build.mjs')) as { bundlePath: (name: string) => string };
     expect(bundlePath('toolsearchd')).toBe(DAEMON_BUNDLE);
     expect(bundlePath('cli')).toBe(CLI_BUNDLE);
   });
