@@ -128,6 +128,12 @@ async function main(): Promise<void> {
     const { load: loads, serving: serves, rss } = results[way];
     console.log(`${way.padEnd(14)} load ${row(loads)} ms   serving ${row(serves)} ms   RSS serving ${row(rss, 1)} MiB`);
   }
+  // Each round's two starts ran back to back: their difference is less exposed to the machine's
+  // drift than the two medians are.
+  const [before, after] = ways.map((way) => results[way]);
+  const saved = (measure: 'load' | 'serving') =>
+    row(before?.[measure].map((ms, round) => ms - (after?.[measure][round] ?? NaN)) ?? []);
+  console.log(`saved per round: load ${saved('load')} ms, serving ${saved('serving')} ms`);
 }
 
 await main();
