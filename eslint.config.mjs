@@ -1,6 +1,10 @@
 // Lint for the whole workspace. Two things matter most here:
-// 1. Architecture: pure libraries (tag type:pure) may import only other pure libraries and no
-//    I/O adapter package (NATS, Redis, BullMQ, MCP); @nx/enforce-module-boundaries fails the lint.
+// 1. Architecture, one direction: type:pure <- type:proto <- type:adapter <- type:app. Pure
+//    libraries import only pure libraries and no I/O adapter package (NATS, Redis, BullMQ, MCP);
+//    the wire contract (proto) builds on the pure tool model and is imported by adapters and apps,
+//    never by a pure library. @nx/enforce-module-boundaries fails the lint on a wrong-way import
+//    and on any cycle between projects; scripts/check-import-cycles.mjs (in `npm run lint`) on a
+//    cycle between files.
 // 2. Promises: a floating promise is an error, because a lost rejection in a daemon is a lost call.
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
@@ -42,7 +46,7 @@ export default [
           depConstraints: [
             {
               sourceTag: 'type:pure',
-              onlyDependOnLibsWithTags: ['type:pure', 'type:proto'],
+              onlyDependOnLibsWithTags: ['type:pure'],
               bannedExternalImports: ADAPTER_PACKAGES,
             },
             {
@@ -58,19 +62,18 @@ export default [
     },
   },
   {
-    // Tests and benchmarks may also use the shared fixtures of libs/testing. Those fixtures are
-    // built from the catalog model, and the catalog's own tests use them: a test-only cycle.
+    // Tests and benchmarks may also use the shared fixtures of libs/testing (built on the catalog
+    // model; the catalog's own tests take them from its `testing` entry point, so no cycle).
     files: ['**/*.test.ts', '**/test/**/*.ts', '**/bench/**/*.ts', 'libs/testing/**/*.ts'],
     rules: {
       '@nx/enforce-module-boundaries': [
         'error',
         {
           enforceBuildableLibDependency: false,
-          ignoredCircularDependencies: [['@toolsearch/catalog', '@toolsearch/testing']],
           depConstraints: [
             {
               sourceTag: 'type:pure',
-              onlyDependOnLibsWithTags: ['type:pure', 'type:proto', 'type:testing'],
+              onlyDependOnLibsWithTags: ['type:pure', 'type:testing'],
               bannedExternalImports: ADAPTER_PACKAGES,
             },
             {

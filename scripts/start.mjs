@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm start`: runs toolsearchd on this machine with a demo tenant, authentication on. Installs
-// dependencies when missing; starts this run's own NATS and Redis on free loopback ports with
+// dependencies when missing and compiles the daemon when its bundle is missing or older than its
+// sources (scripts/build.mjs, about a second), then runs it with plain node as deployments do; starts this run's own NATS and Redis on free loopback ports with
 // generated users and passwords (scripts/secure-services.mjs), or uses yours when
 // TOOLSEARCH_NATS_URL / TOOLSEARCH_REDIS_URL are set (with their credentials in
 // TOOLSEARCH_NATS_USER/PASSWORD and TOOLSEARCH_REDIS_USERNAME/PASSWORD); registers the example
@@ -12,12 +13,19 @@ import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundlePath, ensureBuilt } from './build.mjs';
 import { answers } from './ensure-services.mjs';
 import { ensureInstalled } from './ensure-installed.mjs';
 import { startSecureServices } from './secure-services.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 ensureInstalled(root);
+try {
+  if ((await ensureBuilt(['toolsearchd'])).length > 0) console.log(`compiled ${bundlePath('toolsearchd')}`);
+} catch (error) {
+  console.error(`toolsearch: the daemon does not compile: ${error.message}`);
+  process.exit(1);
+}
 
 const fail = (message) => {
   console.error(`toolsearch: ${message}`);
@@ -109,7 +117,7 @@ writeFileSync(
   { mode: 0o600 },
 );
 
-const daemon = spawn(process.execPath, ['--import', 'tsx', 'services/toolsearchd/src/main.ts', '--config', config], {
+const daemon = spawn(process.execPath, [bundlePath('toolsearchd'), '--config', config], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, ...(services?.daemonEnv ?? {}) },

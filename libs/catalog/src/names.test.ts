@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
+import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from './testing';
 import { assignModelNames, baseModelName, MODEL_NAME_PATTERN, slugify } from './names';
 
 describe('slugify', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coreToolset, tool, toolset } from '@toolsearch/testing';
+import { coreToolset, tool, toolset } from './testing';
 import { parseToolSearchConfig } from './config';
 import { buildSessionTools, isDeferrable } from './session-tools';
 import { ToolsetSchema } from './tool';

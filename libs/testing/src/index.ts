@@ -1,3 +1,5 @@
+// Fixtures built from the catalog model come from the catalog's own test entry point (so the
+// catalog's tests need no import of this package); the hostile inputs are this package's own.
 export {
   REPO_ROOT,
   SHARED_DATA_DIR,
@@ -8,7 +10,10 @@ export {
   sharedDataPath,
   loadSharedCatalog,
   loadSharedJsonl,
-} from './shared-data';
-export type { SharedCatalogName } from './shared-data';
-export { tool, toolset, coreToolset, bigServer } from './fixtures';
+  tool,
+  toolset,
+  coreToolset,
+  bigServer,
+} from '@toolsearch/catalog/testing';
+export type { SharedCatalogName } from '@toolsearch/catalog/testing';
 export { hostileStrings, hostileJson } from './hostile-input';

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
-// Entry point of the `toolsearch` command. The CLI is written in TypeScript and run through tsx,
-// so a fresh clone needs no build step: `npm install` then `npx toolsearch ...`.
-import { register } from 'tsx/esm/api';
+// Entry point of the `toolsearch` command: runs the compiled CLI (dist/main.js, made by
+// scripts/build.mjs). In a checkout of the repository the bundle is first rebuilt when it is
+// missing or older than its sources, so `npx toolsearch ...` always runs what the sources say; an
+// installed image, which has no build script, runs the bundle it was built with.
+import { existsSync } from 'node:fs';
 
-register();
-const { run } = await import('../src/main.ts');
+const builder = new URL('../../../scripts/build.mjs', import.meta.url);
+if (existsSync(builder)) {
+  const { ensureBuilt } = await import(builder.href);
+  await ensureBuilt(['cli']);
+}
+const { run } = await import('../dist/main.js');
 process.exitCode = await run(process.argv.slice(2));

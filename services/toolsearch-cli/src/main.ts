@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
+import type { Command } from './command';
 import { UnknownOptionError } from './command-args';
 import { processIo, type CliIo } from './io';
 import { assembleCommand } from './commands/assemble.command';
@@ -16,13 +17,6 @@ import { approvalsCommand } from './commands/approvals.command';
 import { activityCommand } from './commands/activity.command';
 import { credentialsCommand } from './commands/credentials.command';
 import { tenantsCommand } from './commands/tenants.command';
-
-/** One sub-command: its one-line purpose, usage text and handler (returns the exit code). */
-export interface Command {
-  readonly summary: string;
-  readonly usage: string;
-  readonly run: (args: string[], io: CliIo) => Promise<number> | number;
-}
 
 const COMMANDS: Record<string, Command> = {
   assemble: assembleCommand,

@@ -182,9 +182,9 @@ describe('deployment files', () => {
     const daemon = service(compose, 'toolsearchd');
     expect(mounts(daemon)['/secrets']).toBe('./.toolsearch/secrets/toolsearchd');
     expect(shellScript(daemon)).toMatch(
-      /^set -a; \. \/secrets\/toolsearchd\.env; set \+a; exec node --import tsx services\/toolsearchd\/src\/main\.ts --config \/secrets\/toolsearchd\.yaml$/,
+      /^set -a; \. \/secrets\/toolsearchd\.env; set \+a; exec node services\/toolsearchd\/dist\/main\.js --config \/secrets\/toolsearchd\.yaml$/,
     );
-    expect(read('Dockerfile')).toContain('"services/toolsearchd/src/main.ts"');
+    expect(read('Dockerfile')).toContain('"services/toolsearchd/dist/main.js"');
   });
 
   it('docker-compose: nothing runs insecure and no password, key or token is written in the file', () => {

@@ -194,7 +194,8 @@ function inheritedEnv(): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('TOOLSEARCH_')));
 }
 
-const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+/** The compiled daemon, as deployments run it (the test setup builds it when it is stale). */
+const MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
 
 /**
  * Starts toolsearchd as its own process on the test's namespace; resolves once it serves.
@@ -205,7 +206,7 @@ export function daemonProcess(
   options: { env?: Record<string, string>; output?: string[] } = {},
 ): Promise<ChildProcess> {
   const { output } = options;
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--config', configPath], {
+  const child = spawn(process.execPath, [MAIN, '--config', configPath], {
     stdio: ['ignore', 'pipe', output ? 'pipe' : 'inherit'],
     env: { ...inheritedEnv(), ...options.env },
   });

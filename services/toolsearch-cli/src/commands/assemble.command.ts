@@ -4,7 +4,7 @@ import { CliError } from '../cli-error';
 import { loadCatalogs, loadConfig, readInteger } from '../inputs';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 
 const USAGE = `Usage: toolsearch assemble --catalog FILE... --context N [options]
 

@@ -5,7 +5,7 @@ import { CliError } from '../cli-error';
 import { loadQueries } from '../eval-input';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { catalogOf } from './eval.command';
 
 const USAGE = `Usage: toolsearch bench --catalog FILE... [--queries Q.jsonl]... [--limit N] [--json]

@@ -3,7 +3,7 @@ import { lookupTool } from '@toolsearch/bridge';
 import { CliError } from '../cli-error';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
 const USAGE = `Usage: toolsearch card --catalog FILE... [--json] NAME...

@@ -2,7 +2,7 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { CliError } from '../cli-error';
 import { JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { DAEMON_REDIS_USER, DEFAULT_REDIS_PREFIX, newRedisPassword, RedisAclError } from '../operator/redis-acl';
 import { mergeEnvFile, planRedisCredentials, type RedisCredentialsPlan } from '../operator/redis-credentials';
 import { formatTable } from '../operator/table';

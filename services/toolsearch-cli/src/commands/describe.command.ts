@@ -2,7 +2,7 @@ import { handleToolDescribe } from '@toolsearch/bridge';
 import { CliError } from '../cli-error';
 import { CATALOG_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
 const USAGE = `Usage: toolsearch describe --catalog FILE... [--config FILE] NAME...

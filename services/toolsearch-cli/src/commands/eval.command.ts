@@ -12,7 +12,7 @@ import { loadQueries } from '../eval-input';
 import { loadCatalogs } from '../inputs';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 
 const USAGE = `Usage: toolsearch eval --catalog FILE... --queries Q.jsonl [--k 1,5,10] [--json]
 

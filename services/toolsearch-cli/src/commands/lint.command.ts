@@ -8,7 +8,7 @@ import {
 } from '@toolsearch/quality';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
 const USAGE = `Usage: toolsearch lint --catalog FILE... [--json] [--limit N] [--allow-host HOST]...

@@ -5,7 +5,7 @@ import { CliError } from '../cli-error';
 import { readInteger } from '../inputs';
 import { CATALOG_OPTION, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { sessionFromCatalogs } from '../session-from-catalogs';
 
 const USAGE = `Usage: toolsearch search --catalog FILE... [--limit N] [--config FILE] [--json] [--explain] QUERY...

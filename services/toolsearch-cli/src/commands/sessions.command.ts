@@ -2,7 +2,7 @@ import { SessionRoleSchema } from '@toolsearch/proto';
 import { CliError } from '../cli-error';
 import { intOption, JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/daemon-connection';
 import { formatFields, formatTable, formatTime } from '../operator/table';
 

@@ -1,7 +1,7 @@
 import { CliError } from '../cli-error';
 import { JSON_OPTION, parseCommandArgs } from '../command-args';
 import type { CliIo } from '../io';
-import type { Command } from '../main';
+import type { Command } from '../command';
 import { DAEMON_OPTIONS, DAEMON_OPTIONS_USAGE, withDaemon } from '../operator/daemon-connection';
 import { formatFields } from '../operator/table';
 

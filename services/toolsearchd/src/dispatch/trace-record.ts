@@ -1,15 +1,21 @@
 import { BRIDGE_ERROR_CODES, type PlannedStep } from '@toolsearch/bridge';
 import type { CallEnvelope } from '@toolsearch/proto';
 import type { TraceRecord } from './audit.adapter';
-import { auditDetail } from './audit-detail';
-import type { TurnContext } from './dispatcher';
+import { auditDetail, type AuditPolicy } from './audit-detail';
+
+/** What of a turn's context its audit records need. */
+interface TraceContext {
+  readonly tenant: string;
+  readonly session: string;
+  readonly policy: { readonly audit: AuditPolicy };
+}
 
 /** Codes that mean the call reached for something outside the session: audited as `blocked`. */
 const SCOPE_CODES = new Set<string>([BRIDGE_ERROR_CODES.NOT_IN_SESSION, BRIDGE_ERROR_CODES.UNKNOWN_TOOL]);
 
 /** The audit record of one step of a turn: what was called, how it ended, and (by policy) its detail. */
 export function traceOf(
-  context: TurnContext,
+  context: TraceContext,
   step: PlannedStep,
   envelope: CallEnvelope,
   durationMs: number,

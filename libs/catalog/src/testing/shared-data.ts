@@ -1,10 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import { parseCatalogFiles } from '../catalog-file';
+import type { Toolset } from '../tool';
 
-/** The repository root (this file is libs/testing/src/shared-data.ts). */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The repository root (this file is libs/catalog/src/testing/shared-data.ts). */
+export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 /**
  * The public evaluation data lives beside the project, never inside it (it is other people's

@@ -1,4 +1,4 @@
-import { ToolsetSchema, type ToolDefinitionInput, type ToolKind, type Toolset } from '@toolsearch/catalog';
+import { ToolsetSchema, type ToolDefinitionInput, type ToolKind, type Toolset } from '../tool';
 
 /** A short tool definition for tests: name, description, property names, required names. */
 export function tool(
