@@ -34,6 +34,7 @@ import { replyPolicy } from './identity/reply-policy';
 import { CredentialBook, type Caller } from './identity/credentials';
 import { createVetting } from './vetting/vetting-module';
 import { VettingEndpoints } from './vetting/vetting-endpoints';
+import { createConsole } from './console/console-module';
 
 const codec = JSONCodec<unknown>();
 
@@ -74,6 +75,7 @@ export class Daemon {
   readonly #actors: SessionActors;
   readonly #reassembly: FanoutScheduler;
   readonly #metrics: DaemonMetrics;
+  readonly #credentials: CredentialBook;
   #operator: OperatorViews | undefined;
   #surfaceViews: SurfaceEndpoints | undefined;
   #toolsetViews: ToolsetEndpoints | undefined;
@@ -104,6 +106,7 @@ export class Daemon {
     this.#log = options.logger ?? pino({ level: config.log.level });
     this.#surfaces = new SurfaceBuilder(options.env ?? {}, { maxJsonDepth: config.limits.maxJsonDepth });
     this.#routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
+    this.#credentials = new CredentialBook(config.credentials);
     // Re-assemblies after a toolset change run in short slices, tenants taking turns (fairness).
     this.#reassembly = new FanoutScheduler({
       log: this.#log,
@@ -237,7 +240,7 @@ export class Daemon {
       description: 'Tool search for LLM agent sessions',
     });
     const authority = new Authority({
-      book: new CredentialBook(config.credentials),
+      book: this.#credentials,
       descriptor: (tenant, session) => this.#sessions.descriptor(tenant, session),
       resolveToken: (token) => this.#required.store.resolveToken(token),
     });
@@ -261,13 +264,9 @@ export class Daemon {
           mcpAttach: (p, body) => this.#toolsetEndpoints.attach(p.tenant, body),
           mcpDetach: (p, body) => this.#toolsetEndpoints.detach(p.tenant, body),
           approvalsList: (p, body) => this.#dispatcher.list(p.tenant, body),
-          approvalsDecide: async (p, body, caller) => {
-            // The rule admits approver keys only: the decision is recorded under the key's name.
-            const approver = caller.kind === 'key' ? caller.name : '';
-            const reply = await this.#dispatcher.decide(p.tenant, p.id, body, approver);
-            this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
-            return reply;
-          },
+          // The rule admits approver keys only: the decision is recorded under the key's name.
+          approvalsDecide: (p, body, caller) =>
+            this.#decide(p.tenant, p.id, body, caller.kind === 'key' ? caller.name : ''),
           approvalsGet: (p) => this.#dispatcher.get(p.tenant, p.id),
           sessionsList: (p, body, caller) => this.#views.sessionsList(p.tenant, body, visibleOwner(caller)),
           sessionsShow: (p) => this.#views.sessionShow(p.tenant, p.session),
@@ -291,6 +290,13 @@ export class Daemon {
     // Only report ready once the server knows every endpoint: a request right after start must find us.
     await this.#nc.flush();
     this.#log.info({ nats: redactUrl(config.nats.url), bucket: config.namespace.bucket }, 'toolsearchd serving');
+  }
+
+  /** `approvals.<id>.decide` for a verified approver: over NATS and from the web console alike. */
+  async #decide(tenant: string, id: string | undefined, body: unknown, approver: string) {
+    const reply = await this.#dispatcher.decide(tenant, id, body, approver);
+    this.#metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
+    return reply;
   }
 
   get #requiredLatch(): ActivationLatch {
@@ -382,10 +388,31 @@ export class Daemon {
       }),
       log: this.#log,
       limits: this.#config.http,
+      ...(this.#config.http.console.enabled ? { console: this.#webConsole() } : {}),
     });
     const { host, port } = await this.#http.listen(this.#config.http.host, this.#config.http.port);
     this.#httpAddress = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-    this.#log.info({ http: this.#httpAddress }, 'HTTP listening (/mcp, /metrics, /healthz, /readyz)');
+    this.#log.info({ http: this.#httpAddress }, 'HTTP listening (/mcp, /console, /metrics, /healthz, /readyz)');
+  }
+
+  /** The web console, on the same parts as the NATS endpoints it mirrors. */
+  #webConsole() {
+    return createConsole({
+      config: this.#config,
+      credentials: this.#credentials,
+      ...this.#required,
+      redis: this.#redis ?? this.#notStarted(),
+      dispatch: () => this.#dispatcher,
+      views: () => this.#views,
+      surface: () => this.#surfaceEndpoints,
+      quotas: () => this.#quotas ?? this.#notStarted(),
+      decide: (tenant, id, body, approver) => this.#decide(tenant, id, body, approver),
+      log: this.#log,
+    });
+  }
+
+  #notStarted(): never {
+    throw new Error('the daemon is not started');
   }
 
   get #dispatcher(): DispatchService {
