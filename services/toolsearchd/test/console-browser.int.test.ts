@@ -10,7 +10,7 @@ import { CAROL_KEY, consoleScenario } from './console-harness';
 // The web console in headless Chromium against a real daemon. Debian's `chromium` package is the
 // browser (playwright-core downloads none); without it these tests skip and say how to install it.
 // With TOOLSEARCH_SCREENSHOTS=<folder> the screenshots of the README are written there
-// (`npm run screenshots -w @toolsearch/daemon` writes docs/images).
+// (`npm run screenshots` writes docs/images).
 const CHROMIUM = process.env['TOOLSEARCH_CHROMIUM'] ?? '/usr/bin/chromium';
 const HAS_BROWSER = existsSync(CHROMIUM);
 if (!HAS_BROWSER)
