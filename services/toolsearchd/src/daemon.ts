@@ -31,24 +31,13 @@ import { QuotaGate, tenantQuotas } from './quotas';
 import { FanoutScheduler } from './fanout-scheduler';
 import { INVALIDATE_TEMPLATE, SessionLifecycle } from './session-lifecycle';
 import { replyPolicy } from './identity/reply-policy';
-import { CredentialBook, type Caller } from './identity/credentials';
+import { CredentialBook } from './identity/credentials';
+import { mcpKeyCaller, visibleOwner } from './identity/callers';
 import { createVetting } from './vetting/vetting-module';
 import { VettingEndpoints } from './vetting/vetting-endpoints';
 import { createConsole } from './console/console-module';
 
 const codec = JSONCodec<unknown>();
-
-/** An MCP endpoint API key, as the owner of the gateway session it opens for its connection. */
-function mcpKeyCaller(keyName: string): Caller {
-  return { kind: 'key', name: `mcp:${keyName}`, roles: new Set(['gateway']), shareSessions: false };
-}
-
-/** Whose sessions a caller may list: every session for operators and sharing gateways, else its own. */
-function visibleOwner(caller: Caller): string | undefined {
-  if (caller.kind === 'key' && (caller.roles.has('operator') || caller.shareSessions)) return undefined;
-  // Only keys pass the rule of sessions.list; a session token would match no owner.
-  return caller.kind === 'key' ? caller.name : '';
-}
 
 /**
  * toolsearchd: the composition root. Connects to NATS and Redis, follows the toolset registry,
