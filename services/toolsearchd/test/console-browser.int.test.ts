@@ -19,7 +19,8 @@ if (!HAS_BROWSER)
   );
 const SHOTS = process.env['TOOLSEARCH_SCREENSHOTS'];
 
-describe.skipIf(!HAS_BROWSER)('web console in a browser', () => {
+// A browser on a busy two-core machine needs more than the suite's default 20 s now and then.
+describe.skipIf(!HAS_BROWSER)('web console in a browser', { timeout: 45_000 }, () => {
   const scenario = consoleScenario();
   const { MAIN, QUICK, OTHER } = scenario;
   let base = '';
@@ -108,34 +109,39 @@ describe.skipIf(!HAS_BROWSER)('web console in a browser', () => {
     expect(scenario.ran.filter((call) => call.arguments['service'] === 'payments')).toHaveLength(0);
   });
 
-  it('an expired held call cannot be approved: its buttons close, and a post made anyway is refused', async () => {
-    const page = await newPage();
-    await signIn(page, QUICK, TEST_KEYS.alice);
-    const id = await scenario.hold(QUICK, { service: 'dns' });
-    await page.goto(`${base}/approvals/${id}`);
-    const form = {
-      csrf: (await page.locator('input[name="csrf"]').first().getAttribute('value')) ?? '',
-      tool: 'rotate_secret',
-      digest: (await page.locator('input[name="digest"]').getAttribute('value')) ?? '',
-      decision: 'approve',
-    };
-    // At expiry the page closes the decision (disabled buttons, then no form once the call expired).
-    await expect
-      .poll(
-        async () =>
-          (await page.locator('button.approve').count()) === 0 || (await page.locator('button.approve').isDisabled()),
-        {
-          timeout: 9000,
-        },
-      )
-      .toBe(true);
-    const forced = await page.request.post(`${base}/approvals/${id}/decide`, { form });
-    expect(forced.url()).toContain('outcome=expired');
-    expect(await forced.text()).toContain('can no longer be approved');
-    await page.goto(`${base}/approvals/${id}`);
-    expect(await page.locator('[data-state]').getAttribute('data-state')).toBe('expired');
-    expect(scenario.ran.filter((call) => call.arguments['service'] === 'dns')).toHaveLength(0);
-  });
+  it(
+    'an expired held call cannot be approved: its buttons close, and a post made anyway is refused',
+    { timeout: 40_000 },
+    async () => {
+      const page = await newPage();
+      await signIn(page, QUICK, TEST_KEYS.alice);
+      const id = await scenario.hold(QUICK, { service: 'dns' });
+      await page.goto(`${base}/approvals/${id}`);
+      const form = {
+        csrf: (await page.locator('input[name="csrf"]').first().getAttribute('value')) ?? '',
+        tool: 'rotate_secret',
+        digest: (await page.locator('input[name="digest"]').getAttribute('value')) ?? '',
+        decision: 'approve',
+      };
+      // At expiry the page closes the decision (disabled buttons, then no form once the call expired).
+      await expect
+        .poll(
+          // One look at the page (a locator would wait for a button the live refresh just removed).
+          () =>
+            page.evaluate(
+              "(() => { const button = document.querySelector('button.approve'); return button === null || button.disabled; })()",
+            ),
+          { timeout: 9000 },
+        )
+        .toBe(true);
+      const forced = await page.request.post(`${base}/approvals/${id}/decide`, { form });
+      expect(forced.url()).toContain('outcome=expired');
+      expect(await forced.text()).toContain('can no longer be approved');
+      await page.goto(`${base}/approvals/${id}`);
+      expect(await page.locator('[data-state]').getAttribute('data-state')).toBe('expired');
+      expect(scenario.ran.filter((call) => call.arguments['service'] === 'dns')).toHaveLength(0);
+    },
+  );
 
   it('a session token or a gateway key cannot sign in', async () => {
     for (const key of [scenario.token(MAIN), TEST_KEYS.gateway]) {
@@ -215,6 +221,19 @@ describe.skipIf(!HAS_BROWSER)('web console in a browser', () => {
       expect(response?.status()).toBe(200);
     }
     expect(await page.locator('main').textContent()).toContain('heldApprovals');
+  });
+
+  it('an operator follows activity live: a search and a call appear without reloading', async () => {
+    const page = await newPage();
+    await signIn(page, MAIN, TEST_KEYS.operator);
+    await page.goto(`${base}/activity`);
+    await live(page);
+    await page.evaluate('window.stillTheSamePage = true');
+    await scenario.searchAndCall(MAIN, 'which services have secrets');
+    const rows = page.locator('#activity-rows');
+    await expect.poll(() => rows.textContent(), { timeout: 5000 }).toContain('list_services');
+    expect(await rows.textContent()).toContain('tool_search');
+    expect(await page.evaluate('window.stillTheSamePage')).toBe(true);
   });
 
   it('is readable on a phone: the approvals page has no sideways scrolling', async () => {

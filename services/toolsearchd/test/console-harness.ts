@@ -99,6 +99,13 @@ export function consoleScenario() {
       if (results[0]?.status !== 'pending_approval' || id === undefined) throw new Error('the call was not held');
       return id;
     },
+    /** Makes the tenant's session search for a tool, then call `list_services` (not held). */
+    async searchAndCall(tenant: string, query: string): Promise<void> {
+      const session = sessions.get(tenant);
+      if (session === undefined) throw new Error(`no session for ${tenant}`);
+      await session.client.dispatch(session.id, [{ id: 's1', name: 'tool_search', arguments: { queries: [query] } }]);
+      await session.client.dispatch(session.id, [{ id: 'c1', name: 'list_services', arguments: {} }]);
+    },
     stop: () => fixture.stop(),
   };
 }

@@ -21,6 +21,8 @@ export interface ConsoleBackend {
   heldCalls(tenant: string, limit: number): Promise<Approval[]>;
   /** The ids of the tenant's held calls, oldest first (one cheap read, to notice changes). */
   heldIds(tenant: string): Promise<string[]>;
+  /** The id of the tenant's newest audit record ('' when none): one cheap read, to notice changes. */
+  auditHead(tenant: string): Promise<string>;
   /** One held call with its decision and result (`approvals.<id>.get`); undefined when unknown. */
   heldCall(tenant: string, id: string): Promise<Approval | undefined>;
   /**

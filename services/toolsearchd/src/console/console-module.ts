@@ -38,6 +38,7 @@ export function createConsole(deps: {
     nc: deps.nc,
     heldCalls: (tenant, limit) => deps.dispatch().approvals.list(tenant, limit),
     heldIds: (tenant) => deps.dispatch().approvals.heldIds(tenant),
+    auditHead: (tenant) => deps.dispatch().audit.headId(tenant),
     heldCall: (tenant, id) => deps.dispatch().approvals.get(tenant, id),
     decide: deps.decide,
     policy: (tenant) => deps.dispatch().policyOf(tenant),

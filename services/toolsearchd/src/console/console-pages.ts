@@ -10,6 +10,7 @@ import { heldCallView, type HeldCallView } from './held-call-view';
 import { html, type Html } from './html';
 import { notice } from './layout';
 import {
+  activityRows,
   activityTable,
   quotasTable,
   sessionDetail,
@@ -122,7 +123,16 @@ export class ConsolePages {
   }
 
   async activity(session: SignedIn): Promise<Html> {
-    return activityTable((await this.backend.views.auditRecent(session.tenant, { limit: 50 })).records);
+    return activityTable(await this.#recent(session));
+  }
+
+  /** The activity table's rows alone (what the live stream reloads). */
+  async activityRows(session: SignedIn): Promise<Html> {
+    return activityRows(await this.#recent(session));
+  }
+
+  async #recent(session: SignedIn) {
+    return (await this.backend.views.auditRecent(session.tenant, { limit: 50 })).records;
   }
 
   async quotas(session: SignedIn): Promise<Html> {

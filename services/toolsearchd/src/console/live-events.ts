@@ -3,7 +3,7 @@ import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
 import { ActivityEventSchema, EVENTS, ResultEventSchema } from '@toolsearch/proto';
 import { ConsoleError } from './console-errors';
 import type { SignedIn } from './console-sessions';
-import type { HeldWatch } from './held-watch';
+import type { StoreWatch } from './store-watch';
 
 const codec = JSONCodec<unknown>();
 /** A comment line this often keeps proxies from closing an idle stream, and re-checks the sign-in. */
@@ -23,13 +23,13 @@ function tenantEvents(template: string, tenant: string): string {
  */
 export class LiveStreams {
   readonly #nc: NatsConnection;
-  readonly #held: HeldWatch;
+  readonly #watches: { readonly held: StoreWatch; readonly audit: StoreWatch };
   readonly #max: number;
   #open = 0;
 
-  constructor(nc: NatsConnection, held: HeldWatch, maxStreams: number) {
+  constructor(nc: NatsConnection, watches: { held: StoreWatch; audit: StoreWatch }, maxStreams: number) {
     this.#nc = nc;
-    this.#held = held;
+    this.#watches = watches;
     this.#max = maxStreams;
   }
 
@@ -84,12 +84,13 @@ export class LiveStreams {
     res.on('close', close);
     // The page may rely on the stream once it opens: the NATS server knows the subscriptions and
     // the held calls the page shows are the watch's starting point by then.
-    const [, stop] = await Promise.all([
+    const [, ...stops] = await Promise.all([
       this.#nc.flush().catch(() => undefined),
-      this.#held.watch(session.tenant, () => send('approvals', {})),
+      this.#watches.held.watch(session.tenant, () => send('approvals', {})),
+      ...(operator ? [this.#watches.audit.watch(session.tenant, () => send('audit', {}))] : []),
     ]);
-    unwatch = stop;
-    if (closed) return stop();
+    unwatch = () => stops.forEach((stop) => stop());
+    if (closed) return unwatch();
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',

@@ -196,7 +196,6 @@ export function toolsetsTable(toolsets: readonly ToolsetSummary[]): Html {
   </div>`;
 }
 
-/** One row of the activity table (also what the live feed prepends, built the same way in the script). */
 function activityRow(record: AuditRecord): Html {
   return html`<tr>
     <td>${timeOf(record.at)}</td>
@@ -208,9 +207,17 @@ function activityRow(record: AuditRecord): Html {
   </tr>`;
 }
 
-/** The newest calls of the tenant (audit), with live rows added above by the page's script. */
+/** The rows of the activity table (the fragment the live stream reloads). */
+export function activityRows(records: readonly AuditRecord[]): Html {
+  return html`${records.map(activityRow)}`;
+}
+
+/** The newest calls and bridge lookups of the tenant (audit), reloaded live by the page's script. */
 export function activityTable(records: readonly AuditRecord[]): Html {
-  return html`<p class="muted">Calls as they start and finish, newest first (live), under the real tool's name.</p>
+  return html`<p class="muted">
+      Calls and bridge lookups (tool_search, tool_describe) as the audit records them, newest first, under the real
+      tool's name; the table follows new records live.
+    </p>
     <div class="table-wrap" tabindex="0">
       <table>
         <caption class="visually-hidden">
@@ -227,7 +234,7 @@ export function activityTable(records: readonly AuditRecord[]): Html {
           </tr>
         </thead>
         <tbody id="activity-rows">
-          ${records.map(activityRow)}
+          ${activityRows(records)}
         </tbody>
       </table>
     </div>`;

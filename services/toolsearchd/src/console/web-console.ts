@@ -11,7 +11,7 @@ import { ConsoleSessions, type SignedIn } from './console-sessions';
 import { readForm } from './form-body';
 import { html, type Html } from './html';
 import { notice, page } from './layout';
-import { HeldWatch } from './held-watch';
+import { StoreWatch } from './store-watch';
 import { LiveStreams } from './live-events';
 import { signInPage } from './sign-in-page';
 
@@ -54,7 +54,7 @@ export class WebConsole {
   readonly #sessions: ConsoleSessions;
   readonly #pages: ConsolePages;
   readonly #streams: LiveStreams;
-  readonly #held: HeldWatch;
+  readonly #watches: { readonly held: StoreWatch; readonly audit: StoreWatch };
   readonly #assets = new Map<string, Buffer>();
   readonly #idleMs: number;
   readonly #log: Logger;
@@ -71,8 +71,11 @@ export class WebConsole {
     this.#sessions = new ConsoleSessions(deps.redis, deps.prefix, deps.config);
     this.#auth = new ConsoleAuth({ credentials: deps.backend.credentials, sessions: this.#sessions });
     this.#pages = new ConsolePages(deps.backend);
-    this.#held = new HeldWatch((tenant) => deps.backend.heldIds(tenant));
-    this.#streams = new LiveStreams(deps.backend.nc, this.#held, deps.config.maxStreams);
+    this.#watches = {
+      held: new StoreWatch(async (tenant) => (await deps.backend.heldIds(tenant)).join(',')),
+      audit: new StoreWatch((tenant) => deps.backend.auditHead(tenant)),
+    };
+    this.#streams = new LiveStreams(deps.backend.nc, this.#watches, deps.config.maxStreams);
     this.#idleMs = deps.bodyIdleTimeoutMs;
     this.#log = deps.log;
     for (const name of Object.keys(ASSETS))
@@ -129,6 +132,8 @@ export class WebConsole {
           page({ title: `Session ${id}`, signedIn: session, current: '/console/sessions', content }),
         );
       }
+      if (section === 'activity' && url.searchParams.get('fragment') !== null)
+        return sendPage(res, 200, (await this.#pages.activityRows(session)).text);
       const { title, render } = OPERATOR_PAGES[section as keyof typeof OPERATOR_PAGES];
       const live = section === 'activity' ? 'activity' : undefined;
       const content = await render(this.#pages, session);
@@ -249,9 +254,10 @@ export class WebConsole {
     );
   }
 
-  /** Stops watching held calls (open streams end with the listener's connections). */
+  /** Stops watching the store (open streams end with the listener's connections). */
   close(): void {
-    this.#held.close();
+    this.#watches.held.close();
+    this.#watches.audit.close();
   }
 
   /** Live streams open on this replica (for tests and metrics). */

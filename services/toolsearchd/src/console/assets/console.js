@@ -71,33 +71,11 @@
     if (el) el.textContent = text;
   }
 
-  function cell(row, text, className) {
-    var td = document.createElement('td');
-    td.textContent = text;
-    if (className) td.className = className;
-    row.appendChild(td);
-  }
-
-  function activityRow(event) {
-    var rows = document.getElementById('activity-rows');
-    if (!rows) return;
-    var row = document.createElement('tr');
-    row.className = 'live-row';
-    cell(row, new Date(event.at).toISOString().slice(0, 19).replace('T', ' ') + ' UTC');
-    cell(row, event.session);
-    cell(row, event.tool);
-    var outcome = event.phase === 'start' ? 'started' : event.outcome || 'finished';
-    cell(row, outcome, outcome === 'ok' ? 'outcome-ok' : 'outcome-other');
-    cell(row, typeof event.duration_ms === 'number' ? event.duration_ms.toFixed(1) : '', 'num');
-    cell(row, event.approval_id || '');
-    rows.insertBefore(row, rows.firstChild);
-    while (rows.children.length > 200) rows.removeChild(rows.lastChild);
-  }
-
   function live(kind) {
     if (!window.EventSource) return;
     var source = new EventSource('/console/events');
     var refreshAll = function () {
+      if (kind === 'activity') refresh('activity-rows', '/console/activity?fragment=1');
       if (kind === 'approvals') refresh('held-list', '/console/approvals?fragment=1');
       if (kind.indexOf('approval:') === 0) {
         var id = kind.slice('approval:'.length);
@@ -121,14 +99,17 @@
       }
       if (kind === 'approvals' || kind === 'approval:' + data.id) refreshAll();
     });
-    source.addEventListener('activity', function (message) {
-      if (kind !== 'activity') return;
-      try {
-        activityRow(JSON.parse(message.data));
-      } catch (e) {
-        /* not an event of ours */
-      }
-    });
+    // Calls and lookups reach the audit a moment after their events: one reload per burst.
+    var pending = null;
+    var auditChanged = function () {
+      if (kind !== 'activity' || pending !== null) return;
+      pending = setTimeout(function () {
+        pending = null;
+        refreshAll();
+      }, 300);
+    };
+    source.addEventListener('activity', auditChanged);
+    source.addEventListener('audit', auditChanged);
   }
 
   document.addEventListener('DOMContentLoaded', function () {

@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { HeldWatch } from './held-watch';
+import { StoreWatch } from './store-watch';
 
-describe('HeldWatch', () => {
+describe('StoreWatch', () => {
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('tells listeners when the held ids change, not on the first read nor when they stay the same', async () => {
+  it('tells listeners when the signature changes, not on the first read nor when they stay the same', async () => {
     vi.useFakeTimers();
     let ids = ['a-1'];
     const reads: string[] = [];
-    const watch = new HeldWatch((tenant) => {
+    const watch = new StoreWatch((tenant) => {
       reads.push(tenant);
-      return Promise.resolve(ids);
+      return Promise.resolve(ids.join(','));
     });
     let told = 0;
     const stop = await watch.watch('acme', () => (told += 1));
@@ -37,9 +37,9 @@ describe('HeldWatch', () => {
     vi.useFakeTimers();
     let fail = false;
     let reads = 0;
-    const watch = new HeldWatch(() => {
+    const watch = new StoreWatch(() => {
       reads += 1;
-      return fail ? Promise.reject(new Error('redis away')) : Promise.resolve([]);
+      return fail ? Promise.reject(new Error('redis away')) : Promise.resolve('');
     });
     const stops = await Promise.all([watch.watch('t', () => undefined), watch.watch('t', () => undefined)]);
     expect(reads).toBe(1);

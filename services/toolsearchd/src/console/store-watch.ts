@@ -1,9 +1,9 @@
-/** How often the held calls of a tenant with live pages are read. */
+/** How often a tenant with live pages is read. */
 const POLL_MS = 1000;
 
 interface Watched {
   readonly listeners: Set<() => void>;
-  /** The ids last read; undefined until the first read. */
+  /** The signature last read; undefined until the first read. */
   last: string | undefined;
   readonly timer: NodeJS.Timeout;
   /** Settles once the first read is in (what the pages were rendered from). */
@@ -11,22 +11,22 @@ interface Watched {
 }
 
 /**
- * Notices new held calls. The dispatcher publishes no event when it holds a call (only when a
- * held call finishes), and the hold may happen on any replica, so the store is the one place
- * that knows: while a tenant has live console pages on this replica, its held-call ids are read
- * once a second (one `ZRANGE`, whatever the number of pages) and every page is told when they
- * change. Finished calls also arrive at once through the result events.
+ * Notices changes the daemon publishes no event for, in the store every replica writes: a call
+ * being held (only a held call's end is published), and audit records of bridge lookups
+ * (`tool_search`, `tool_describe`). While a tenant has live console pages on this replica, `read`
+ * gives a short signature of the tenant's state (the held-call ids; the newest audit id) once a
+ * second — one Redis read, whatever the number of pages — and every page is told when it changes.
  */
-export class HeldWatch {
-  readonly #read: (tenant: string) => Promise<string[]>;
+export class StoreWatch {
+  readonly #read: (tenant: string) => Promise<string>;
   readonly #tenants = new Map<string, Watched>();
 
-  constructor(read: (tenant: string) => Promise<string[]>) {
+  constructor(read: (tenant: string) => Promise<string>) {
     this.#read = read;
   }
 
   /**
-   * Calls `listener` whenever the tenant's held calls change. Resolves, once the tenant's first
+   * Calls `listener` whenever the tenant's signature changes. Resolves, once the tenant's first
    * read is in, with the function that stops it.
    */
   async watch(tenant: string, listener: () => void): Promise<() => void> {
@@ -50,15 +50,14 @@ export class HeldWatch {
   }
 
   async #poll(tenant: string): Promise<void> {
-    let ids: string[];
+    let now: string;
     try {
-      ids = await this.#read(tenant);
+      now = await this.#read(tenant);
     } catch {
       // Redis away for a moment: the next poll tries again, pages keep what they show.
       return;
     }
     const entry = this.#tenants.get(tenant);
-    const now = ids.join(',');
     if (entry === undefined || now === entry.last) return;
     const first = entry.last === undefined;
     entry.last = now;
