@@ -231,6 +231,30 @@ describe('web console over HTTP', () => {
     expect((await alice.request('/sessions')).response.status).toBe(403);
   });
 
+  it('caps the live streams of one sign-in, and answers unknown paths with 404', async () => {
+    const alice = await signedIn(MAIN, TEST_KEYS.alice);
+    const controller = new AbortController();
+    const open = async () =>
+      (await fetch(`${base}/events`, { headers: { cookie: alice.cookieHeader() }, signal: controller.signal })).status;
+    try {
+      const statuses = [];
+      for (let i = 0; i < 16; i += 1) statuses.push(await open());
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      expect(await open()).toBe(503);
+      // Another approver is not held back by alice's tabs.
+      const bob = await signedIn(MAIN, TEST_KEYS.bob);
+      const other = await fetch(`${base}/events`, {
+        headers: { cookie: bob.cookieHeader() },
+        signal: controller.signal,
+      });
+      expect(other.status).toBe(200);
+    } finally {
+      controller.abort();
+    }
+    for (const path of ['/nothing', '/toString', '/approvals/a-AAAAAAAAAAAAAAAAAAAA/decide/more', '/assets/../../x'])
+      expect((await alice.request(path)).response.status).toBe(404);
+  });
+
   it('refuses an oversized form and ends a session only with its CSRF token', async () => {
     const alice = await signedIn(MAIN, TEST_KEYS.alice);
     const big = await alice.request('/sign-out', { form: { csrf: 'x', pad: 'p'.repeat(20_000) } });

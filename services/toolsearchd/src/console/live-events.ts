@@ -6,6 +6,8 @@ import type { SignedIn } from './console-sessions';
 import type { StoreWatch } from './store-watch';
 
 const codec = JSONCodec<unknown>();
+/** Live streams one signed-in key may hold open on a replica (a few tabs), so one cannot take all. */
+const MAX_STREAMS_PER_SIGN_IN = 16;
 /** A comment line this often keeps proxies from closing an idle stream, and re-checks the sign-in. */
 const HEARTBEAT_MS = 15_000;
 
@@ -26,6 +28,7 @@ export class LiveStreams {
   readonly #watches: { readonly held: StoreWatch; readonly audit: StoreWatch };
   readonly #max: number;
   #open = 0;
+  readonly #perSignIn = new Map<string, number>();
 
   constructor(nc: NatsConnection, watches: { held: StoreWatch; audit: StoreWatch }, maxStreams: number) {
     this.#nc = nc;
@@ -35,9 +38,12 @@ export class LiveStreams {
 
   /** Streams events to `res` until the client goes away or `stillSignedIn` says no. */
   async open(res: ServerResponse, session: SignedIn, stillSignedIn: () => Promise<boolean>): Promise<void> {
-    if (this.#open >= this.#max)
-      throw new ConsoleError('TOO_MANY_STREAMS', 'too many live pages are open on this replica; reload later.');
+    const who = `${session.tenant}/${session.name}`;
+    const mine = this.#perSignIn.get(who) ?? 0;
+    if (this.#open >= this.#max || mine >= MAX_STREAMS_PER_SIGN_IN)
+      throw new ConsoleError('TOO_MANY_STREAMS', 'too many live pages are open; close some tabs or reload later.');
     this.#open += 1;
+    this.#perSignIn.set(who, mine + 1);
     let ready = false;
     const send = (event: string, data: unknown): void => {
       if (ready) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -67,6 +73,9 @@ export class LiveStreams {
       if (closed) return;
       closed = true;
       this.#open -= 1;
+      const left = (this.#perSignIn.get(who) ?? 1) - 1;
+      if (left > 0) this.#perSignIn.set(who, left);
+      else this.#perSignIn.delete(who);
       clearInterval(heartbeat);
       for (const subscription of subscriptions) subscription.unsubscribe();
       unwatch();
