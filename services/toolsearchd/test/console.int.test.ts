@@ -220,7 +220,7 @@ describe('web console over HTTP', () => {
     const session = /href="\/console\/sessions\/(s-[^"]+)"/.exec(sessions.text)?.[1] ?? '';
     const why = await operator.request(`/sessions/${session}?q=${encodeURIComponent('rotate a secret')}`);
     expect(why.text).toContain('rotate_secret');
-    expect(why.text).toMatch(/<meter min="0" max="[0-9.]+" value="[0-9.]+"/);
+    expect(why.text).toMatch(/<meter\s+min="0"\s+max="[0-9.]+"\s+value="[0-9.]+"/);
     expect((await operator.request('/toolsets')).text).toContain('vault');
     expect((await operator.request('/activity')).text).toContain('pending_approval');
     expect((await operator.request('/quotas')).text).toContain('heldApprovals');
