@@ -95,6 +95,25 @@ describe.skipIf(!HAS_BROWSER)('web console in a browser', { timeout: 45_000 }, (
     expect(scenario.ran.filter((call) => call.arguments['service'] === 'billing')).toHaveLength(1);
   });
 
+  it('two approvers on one held call: the first decision wins and the other page shows who made it', async () => {
+    const id = await scenario.hold(MAIN, { service: 'race' });
+    const [alice, bob] = [await newPage(), await newPage()];
+    await signIn(alice, MAIN, TEST_KEYS.alice);
+    await signIn(bob, MAIN, TEST_KEYS.bob);
+    for (const page of [alice, bob]) {
+      await page.goto(`${base}/approvals/${id}`);
+      await live(page);
+    }
+    await bob.evaluate('window.stillTheSamePage = true');
+    await alice.getByRole('button', { name: 'Approve' }).click();
+    await alice.waitForURL(`${base}/approvals/${id}?outcome=decided`);
+    // Bob's page, untouched, learns the outcome by itself: approved by alice, no decision form left.
+    await expect.poll(() => bob.locator('.decision').textContent(), { timeout: 8000 }).toMatch(/Approved by\s+alice/);
+    expect(await bob.locator('button.approve').count()).toBe(0);
+    expect(await bob.evaluate('window.stillTheSamePage')).toBe(true);
+    expect(scenario.ran.filter((call) => call.arguments['service'] === 'race')).toHaveLength(1);
+  });
+
   it('an approver denies a held call with a reason and the page says so', async () => {
     const page = await newPage();
     await signIn(page, MAIN, TEST_KEYS.bob);
