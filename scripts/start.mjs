@@ -223,6 +223,9 @@ operator and approver roles, and an MCP API key):
 MCP clients: http://127.0.0.1:${httpPort}/mcp with the header "Authorization: Bearer ${apiKey}"
 (a key for this run; it opens a session with the demo toolsets).
 
+Web console for approvers and operators: http://127.0.0.1:${httpPort}/console (sign in with tenant
+"demo" and the key in TOOLSEARCH_CREDENTIAL; docs/console.md).
+
 Metrics: http://127.0.0.1:${httpPort}/metrics. Security model: docs/security.md. Ctrl-C stops.
 `);
 }

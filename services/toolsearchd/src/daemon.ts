@@ -86,13 +86,14 @@ export class Daemon {
       queue: config.namespace.queue,
       description: 'Tool search for LLM agent sessions',
     });
+    const credentials = new CredentialBook(config.credentials);
     const authority = new Authority({
-      book: new CredentialBook(config.credentials),
+      book: credentials,
       descriptor: (tenant, session) => parts.sessions.descriptor(tenant, session),
       resolveToken: (token) => parts.store.resolveToken(token),
     });
     // The HTTP listener first: a port that is taken stops the start before any NATS request is served.
-    if (config.http.enabled) this.#http = await startHttp(parts, this.metrics);
+    if (config.http.enabled) this.#http = await startHttp(parts, this.metrics, credentials);
     addEndpoints(this.#service, authority.guard(parts.quotas.wrap(endpointHandlers(parts, this.metrics))), {
       maxPayloadBytes: config.limits.maxPayloadBytes,
       maxJsonDepth: config.limits.maxJsonDepth,

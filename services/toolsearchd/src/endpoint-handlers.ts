@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ENDPOINTS, EndpointName, ErrorReply, SubjectParams } from '@toolsearch/proto';
 import type { DaemonParts } from './composition';
 import type { DaemonMetrics } from './http/metrics';
+import { visibleOwner } from './identity/callers';
 import type { Caller } from './identity/credentials';
 
 /** What an endpoint may answer: its contract reply (before defaults are applied) or an error reply. */
@@ -19,11 +20,18 @@ export type EndpointHandlers = {
   ) => Promise<EndpointReply<K>>;
 };
 
-/** Whose sessions a caller may list: every session for operators and sharing gateways, else its own. */
-export function visibleOwner(caller: Caller): string | undefined {
-  if (caller.kind === 'key' && (caller.roles.has('operator') || caller.shareSessions)) return undefined;
-  // Only keys pass the rule of sessions.list; a session token would match no owner.
-  return caller.kind === 'key' ? caller.name : '';
+/**
+ * `approvals.<id>.decide` for a verified approver, with its metric: over NATS and from the web
+ * console alike.
+ */
+export async function decideHeldCall(
+  parts: DaemonParts,
+  metrics: DaemonMetrics,
+  request: { tenant: string; id: string | undefined; body: unknown; approver: string },
+) {
+  const reply = await parts.dispatch.decide(request.tenant, request.id, request.body, request.approver);
+  metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
+  return reply;
 }
 
 /** The name an approver or operator key acts under (the endpoint's rule admits keys only). */
@@ -49,12 +57,9 @@ export function endpointHandlers(parts: DaemonParts, metrics: DaemonMetrics): En
     mcpAttach: (p, body) => toolsets.attach(p.tenant, body),
     mcpDetach: (p, body) => toolsets.detach(p.tenant, body),
     approvalsList: (p, body) => dispatch.list(p.tenant, body),
-    approvalsDecide: async (p, body, caller) => {
-      // The decision is recorded under the approver key's name.
-      const reply = await dispatch.decide(p.tenant, p.id, body, keyName(caller));
-      metrics.observeDecision(reply.approval.decision?.decision ?? 'unknown');
-      return reply;
-    },
+    // The decision is recorded under the approver key's name.
+    approvalsDecide: (p, body, caller) =>
+      decideHeldCall(parts, metrics, { tenant: p.tenant, id: p.id, body, approver: keyName(caller) }),
     approvalsGet: (p) => dispatch.get(p.tenant, p.id),
     sessionsList: (p, body, caller) => views.sessionsList(p.tenant, body, visibleOwner(caller)),
     sessionsShow: (p) => views.sessionShow(p.tenant, p.session),

@@ -4,9 +4,10 @@ import { tenantKeyPrefix } from '@toolsearch/proto';
  * Every Redis key the daemon writes, in one place. A tenant's keys share the hash tag `{<tenant>}`
  * (`<prefix>{<tenant>}:<kind>:…`, see `tenantKeyPrefix`): the transactions, MGETs and scripts of
  * the session store, approvals, quotas and rate limits only ever combine keys of one tenant, so on
- * Redis Cluster each runs on one node, and tenants spread over the masters. Two keys have no
- * tenant: a session token's owner (looked up before the tenant is known) and the approvals queue,
- * which every replica's worker serves for all tenants. Neither is ever combined with another key.
+ * Redis Cluster each runs on one node, and tenants spread over the masters. Three keys have no
+ * tenant: a session token's owner and a console session (both looked up before the tenant is
+ * known) and the approvals queue,
+ * which every replica's worker serves for all tenants. None is ever combined with another key.
  */
 export class RedisKeys {
   constructor(readonly prefix: string) {}
@@ -19,6 +20,14 @@ export class RedisKeys {
   /** Which session a bearer token (by its sha256) belongs to. */
   token(digest: string): string {
     return `${this.prefix}token:${digest}`;
+  }
+
+  /**
+   * A signed-in console session, by the sha256 of its cookie (looked up before the tenant is
+   * known, like a token; see console/console-sessions.ts).
+   */
+  consoleSession(digest: string): string {
+    return `${this.prefix}console:${digest}`;
   }
 
   /**

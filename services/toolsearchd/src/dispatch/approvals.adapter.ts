@@ -165,6 +165,14 @@ export class Approvals {
     return this.#redis.zcard(this.#index(tenant));
   }
 
+  /**
+   * The ids of the tenant's held calls (undecided, or decided and not finished), oldest first: one
+   * read, for watchers that only need to notice a change (the web console's live pages).
+   */
+  heldIds(tenant: string): Promise<string[]> {
+    return this.#redis.zrange(this.#index(tenant), 0, -1);
+  }
+
   /** The tenant's undecided calls, oldest first. */
   async list(tenant: string, limit: number): Promise<Approval[]> {
     const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);

@@ -87,6 +87,12 @@ export class AuditLog {
     if (failed?.[0]) throw failed[0];
   }
 
+  /** The id of the tenant's newest record ('' when there is none), for watchers of changes. */
+  async headId(tenant: string): Promise<string> {
+    const [newest] = await this.#redis.xrevrange(this.key(tenant), '+', '-', 'COUNT', 1);
+    return newest?.[0] ?? '';
+  }
+
   /** The newest records of a tenant, newest first. */
   async recent(tenant: string, count = 100): Promise<TraceRecord[]> {
     const entries = await this.#redis.xrevrange(this.key(tenant), '+', '-', 'COUNT', count);

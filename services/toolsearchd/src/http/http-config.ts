@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConsoleConfigSchema } from '../console/console-config';
 
 /** `scheme://host[:port]` exactly as a browser sends it in `Origin` (no path, no trailing slash). */
 const OriginSchema = z.string().refine((value) => {
@@ -60,6 +61,8 @@ export const HttpConfigSchema = z
     maxMcpSessionsPerTenant: z.number().int().min(1).max(1_000_000).default(1_000),
     /** MCP sessions opened with one credential (session token or API key) on this replica. */
     maxMcpSessionsPerCredential: z.number().int().min(1).max(1_000_000).default(100),
+    /** The web console for approvers and operators under `/console` (docs/console.md). */
+    console: ConsoleConfigSchema.prefault({}),
   })
   .strict()
   .superRefine((http, context) => {

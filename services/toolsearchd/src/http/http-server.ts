@@ -18,7 +18,8 @@ export type ListenerLimits = Pick<
 >;
 
 /**
- * The daemon's HTTP listener: `/mcp` (the MCP endpoint), `/metrics` (Prometheus), `/healthz`
+ * The daemon's HTTP listener: `/mcp` (the MCP endpoint), `/console` (the web console for
+ * approvers and operators, when enabled), `/metrics` (Prometheus), `/healthz`
  * (the process answers) and `/readyz` (NATS and Redis are connected and the toolset registry is
  * readable and watched: send traffic here).
  *
@@ -39,6 +40,8 @@ export class HttpFrontend {
       readiness: ReadinessCheck;
       log: Logger;
       limits: ListenerLimits;
+      /** The web console under `/console` (console/web-console.ts), when enabled. */
+      console?: { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; close(): void };
     },
   ) {
     this.#log = deps.log;
@@ -85,7 +88,9 @@ export class HttpFrontend {
     const refused = this.#origins.check(req);
     if (refused !== undefined) return refuse(req, res, refused);
     for (const [name, value] of Object.entries(this.#origins.corsHeaders(req))) res.setHeader(name, value);
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (this.deps.console !== undefined && (path === '/console' || path.startsWith('/console/')))
+      return this.deps.console.handle(req, res);
     switch (path) {
       case '/mcp':
         if (req.method === 'OPTIONS') {
@@ -113,12 +118,13 @@ export class HttpFrontend {
       }
       default:
         return sendJson(req, res, 404, {
-          error: 'not found; the daemon serves /mcp, /metrics, /healthz and /readyz',
+          error: 'not found; the daemon serves /mcp, /console, /metrics, /healthz and /readyz',
         });
     }
   }
 
   close(): Promise<void> {
+    this.deps.console?.close();
     return new Promise((resolve) => {
       this.#server.close(() => resolve());
       this.#server.closeAllConnections();

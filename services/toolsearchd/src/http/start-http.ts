@@ -1,14 +1,12 @@
 import type { DaemonParts } from '../composition';
-import type { Caller } from '../identity/credentials';
+import { createConsole } from '../console/console-module';
+import { decideHeldCall } from '../endpoint-handlers';
+import { mcpKeyCaller } from '../identity/callers';
+import type { CredentialBook } from '../identity/credentials';
 import { FrontDoorSessions } from './front-door-sessions';
 import { HttpFrontend } from './http-server';
 import { McpFrontDoor } from './mcp-front-door';
 import type { DaemonMetrics } from './metrics';
-
-/** An MCP endpoint API key, as the owner of the gateway session it opens for its connection. */
-function mcpKeyCaller(keyName: string): Caller {
-  return { kind: 'key', name: `mcp:${keyName}`, roles: new Set(['gateway']), shareSessions: false };
-}
 
 /** The daemon's HTTP listener, serving. */
 export interface HttpListener {
@@ -22,7 +20,11 @@ export interface HttpListener {
  * Starts the HTTP listener: the MCP endpoint (whose `tools/call` is a turn of the session, run by
  * its actor like a NATS dispatch), metrics and health. A port that is taken fails the start.
  */
-export async function startHttp(parts: DaemonParts, metrics: DaemonMetrics): Promise<HttpListener> {
+export async function startHttp(
+  parts: DaemonParts,
+  metrics: DaemonMetrics,
+  credentials: CredentialBook,
+): Promise<HttpListener> {
   const { config, sessions, nc, log } = parts;
   const backend = new FrontDoorSessions({
     apiKeys: config.tenants,
@@ -53,9 +55,28 @@ export async function startHttp(parts: DaemonParts, metrics: DaemonMetrics): Pro
     readiness: () => ({ ...parts.watch.readiness(), redis: parts.redis.status === 'ready' }),
     log,
     limits: config.http,
+    ...(config.http.console.enabled ? { console: webConsole(parts, metrics, credentials) } : {}),
   });
   const { host, port } = await http.listen(config.http.host, config.http.port);
   const address = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  log.info({ http: address }, 'HTTP listening (/mcp, /metrics, /healthz, /readyz)');
+  log.info({ http: address }, 'HTTP listening (/mcp, /console, /metrics, /healthz, /readyz)');
   return { frontDoor, http, address };
+}
+
+/** The web console, on the same parts as the NATS endpoints it mirrors. */
+function webConsole(parts: DaemonParts, metrics: DaemonMetrics, credentials: CredentialBook) {
+  return createConsole({
+    config: parts.config,
+    credentials,
+    nc: parts.nc,
+    redis: parts.redis,
+    store: parts.store,
+    registry: parts.registry,
+    dispatch: () => parts.dispatch,
+    views: () => parts.views,
+    surface: () => parts.surfaceEndpoints,
+    quotas: () => parts.quotas,
+    decide: (tenant, id, body, approver) => decideHeldCall(parts, metrics, { tenant, id, body, approver }),
+    log: parts.log,
+  });
 }

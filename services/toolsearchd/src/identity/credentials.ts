@@ -94,6 +94,15 @@ export class CredentialBook {
   identify(tenant: string, bearer: string): Caller | undefined {
     const digest = tokenDigest(bearer);
     if (bearer.startsWith('tst_')) return { kind: 'session', token: bearer, digest };
+    return this.identifyDigest(tenant, digest);
+  }
+
+  /**
+   * The key configured with this sha256, when it acts for `tenant` (the web console keeps only
+   * the digest of the key an approver signed in with, and asks again on every request: a key
+   * removed from the config ends its console sessions at the next restart).
+   */
+  identifyDigest(tenant: string, digest: string): Extract<Caller, { kind: 'key' }> | undefined {
     const credential = this.#byDigest.get(digest);
     if (credential === undefined) return undefined;
     if (!credential.tenants.includes('*') && !credential.tenants.includes(tenant)) return undefined;
