@@ -13,3 +13,5 @@ export { parseQueryFile } from './query-file';
 export type { EvalQuery, QueryFileResult } from './query-file';
 export { explainHits } from './explain';
 export type { HitExplanation, TermExplanation } from './explain';
+export { QUERY_SPLIT, splitPartOf, splitQueries } from './query-split';
+export type { QuerySplitPart } from './query-split';
