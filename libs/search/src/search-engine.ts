@@ -1,20 +1,11 @@
-import { analyzeQuery, impliedQueryTerms } from './analyzer';
-import { glossaryTerms } from './glossary';
 import { Bm25Index, DEFAULT_INDEX_OPTIONS, type IndexOptions } from './bm25-index';
+import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
+import { TypoMatcher } from './typo-matcher';
 
 /** Why a tool was returned. */
 export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
-
-/** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
-export interface QueryTerms {
-  readonly ids: number[];
-  readonly weights: number[];
-  readonly terms: string[];
-  /** IDF mass of the query's own words (unknown ones included, up to a cap). */
-  readonly mass: number;
-}
 
 export interface SearchHit {
   /** Position of the tool in the catalog the engine was built from. */
@@ -45,6 +36,14 @@ export interface RankingOptions {
    * cloud in a PDF report" then returns the chart tool and the PDF tool, not five chart tools.
    */
   readonly diversity: number;
+  /** Learned query expansion (`term-associations.ts`) on or off. */
+  readonly expand: boolean;
+  /** Learned term necessity weights of request words on or off. */
+  readonly weighTerms: boolean;
+  /** Multiplier of the learned association weights (1: as learned). */
+  readonly expansionScale: number;
+  /** Typo correction of query words no tool contains (`typo-matcher.ts`) on or off. */
+  readonly correctTypos: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -54,11 +53,12 @@ export const DEFAULT_RANKING: RankingOptions = {
   nameBonus: 1,
   sourceBoost: 0.6,
   diversity: 0.8,
+  expand: true,
+  weighTerms: true,
+  expansionScale: 1,
+  correctTypos: true,
   index: DEFAULT_INDEX_OPTIONS,
 };
-
-/** Unknown query words beyond this many do not lower a tool's coverage further. */
-const MAX_UNKNOWN_TERMS = 3;
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
@@ -67,9 +67,6 @@ const MAX_UNKNOWN_TERMS = 3;
  */
 const RERANK_POOL_MIN = 20;
 const RERANK_POOL_PER_RESULT = 4;
-
-/** Weight of a query word's glossary renderings relative to the word itself. */
-const GLOSSARY_WEIGHT = 0.5;
 
 /**
  * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
@@ -100,6 +97,7 @@ export class SearchEngine {
   readonly #queryMarks: Uint8Array;
   /** Scratch: the candidate pool of the current query. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
+  #typos: TypoMatcher | undefined;
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -142,45 +140,20 @@ export class SearchEngine {
     return this.index.size;
   }
 
-  /**
-   * The weighted index terms of a query and its IDF mass (what coverage is measured against):
-   * the analysed words (weight 1), the terms the request implies (a file path needs a file tool),
-   * and the glossary's Chinese renderings of its English words (lower weight, outside the mass:
-   * they say again what the request already says).
-   */
+  /** The weighted index terms of a query and its IDF mass (see `buildQueryTerms`). */
   queryTerms(query: string): QueryTerms {
-    const ids: number[] = [];
-    const weights: number[] = [];
-    const terms: string[] = [];
-    let mass = 0;
-    const unique = new Set(analyzeQuery(query));
-    // Implied terms count only where the catalog has them (an unknown one would lower coverage).
-    for (const term of impliedQueryTerms(query)) if (this.index.termId(term) !== undefined) unique.add(term);
-    let unknown = 0;
-    for (const term of unique) {
-      const id = this.index.termId(term);
-      // Words no tool contains make a query less answerable, but only the first few count: a
-      // pasted blob (a base64 image, a log line) must not drown the words that do match.
-      if (id === undefined) mass += unknown++ < MAX_UNKNOWN_TERMS ? this.index.maxIdf : 0;
-      else {
-        mass += this.index.idf(id);
-        ids.push(id);
-        weights.push(1);
-        terms.push(term);
-      }
-    }
-    const own = new Set(ids);
-    for (const term of unique) {
-      for (const rendering of glossaryTerms(term)) {
-        const id = this.index.termId(rendering);
-        if (id === undefined || own.has(id)) continue;
-        own.add(id);
-        ids.push(id);
-        weights.push(GLOSSARY_WEIGHT);
-        terms.push(rendering);
-      }
-    }
-    return { ids, weights, terms, mass };
+    return buildQueryTerms(this.index, query, () => this.typos, {
+      expand: this.ranking.expand,
+      weighTerms: this.ranking.weighTerms,
+      expansionScale: this.ranking.expansionScale,
+      correctTypos: this.ranking.correctTypos,
+    });
+  }
+
+  /** Typo corrections against this catalog's terms; built on first use (most queries need none). */
+  get typos(): TypoMatcher {
+    this.#typos ??= new TypoMatcher(this.index.terms(), (id) => this.index.documentFrequency(id));
+    return this.#typos;
   }
 
   /**
@@ -209,6 +182,12 @@ export class SearchEngine {
 
     const terms = this.queryTerms(text);
     if (terms.ids.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
+    // Only added terms (typo corrections, expansions, renderings) and no word of the request's
+    // own: a tool name containing the text is the surer answer when there is one ("hub").
+    if (hits.length === 0 && !terms.origins.some((origin) => origin === 'query' || origin === 'implied')) {
+      const named = this.substring(lower, limit);
+      if (named.length > 0) return named;
+    }
     for (const { id, score } of this.rank(terms, limit, limit - hits.length, seen)) {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
     }
