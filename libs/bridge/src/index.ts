@@ -21,6 +21,7 @@ export type {
   ToolRecord,
   AvailableSource,
   MatchDetail,
+  QueryExplanation,
 } from './tool-search.handler';
 export { handleToolDescribe, NOT_FOUND_HINT, directToolMessage, notInSessionMessage } from './tool-describe.handler';
 export type { ToolDescribeResult, ToolDescribeOutcome, DescribedTool } from './tool-describe.handler';

@@ -61,7 +61,7 @@ export type ToolSearchOutcome =
       readonly result: ToolSearchResult;
       readonly details: Map<string, MatchDetail>;
       /** Per query, why each match ranked where it did (only when asked for; never for the model). */
-      readonly explain?: { query: string; matches: HitExplanation[] }[];
+      readonly explain?: QueryExplanation[];
     }
   | { readonly ok: false; readonly error: BridgeError };
 
@@ -118,6 +118,18 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
   return Math.min(maxLimit, Math.max(1, Math.trunc(number)));
 }
 
+/** The operator's view of one query: its confidence, what search withheld, and why each match came. */
+export interface QueryExplanation {
+  readonly query: string;
+  /** Calibrated probability that the matches hold a right tool. */
+  readonly confidence: number;
+  /** Search found tools but withheld them as no good match (see `nearest`). */
+  readonly abstained: boolean;
+  /** The withheld tools, nearest first (empty unless abstained). */
+  readonly nearest: readonly string[];
+  readonly matches: HitExplanation[];
+}
+
 /**
  * `tool_search(queries, limit?)`: each query searched on its own against the session's catalog,
  * `limit` per query. Matches are names only per group; each matched tool is described once in the
@@ -152,12 +164,16 @@ export function handleToolSearch(
   const tools = Object.create(null) as Record<string, ToolRecord>;
   const details = new Map<string, MatchDetail>();
   let sources: AvailableSource[] | undefined;
-  const explain: { query: string; matches: HitExplanation[] }[] = [];
+  const explain: QueryExplanation[] = [];
   const results = queries.map((query): SearchGroup => {
     const { hits, rules } = routedSearch(session, query, limit, options.routingBudget);
     if (options.explain) {
+      const answer = session.engine.answer(query, limit);
       explain.push({
         query,
+        confidence: Math.round(answer.confidence * 1000) / 1000,
+        abstained: hits.length === 0 && answer.nearest.length > 0,
+        nearest: answer.nearest.map((hit) => hit.name),
         matches: explainHits(session.engine, query, hits).map((entry) => ({
           ...entry,
           rules: rules.get(entry.name) ?? [],

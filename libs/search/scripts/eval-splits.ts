@@ -52,7 +52,8 @@ const sets = [
   },
 ];
 const variants: Record<string, Partial<RankingOptions>> = {
-  before: { expand: false, correctTypos: false, weighTerms: false },
+  before: { expand: false, correctTypos: false, weighTerms: false, abstain: false },
+  'no abstain': { abstain: false },
   'weights only': { expand: false },
   'expansion only': { weighTerms: false },
   current: {},

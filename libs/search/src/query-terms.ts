@@ -18,6 +18,8 @@ export interface QueryTerms {
   readonly sources: string[];
   /** IDF mass of the query's own words (unknown ones included, up to a cap). */
   readonly mass: number;
+  /** The part of `mass` from words no tool contains. */
+  readonly unknownMass: number;
 }
 
 /** Bounds and weights of what is added to a request (measured on the tuning parts; BENCHMARKS.md). */
@@ -55,8 +57,9 @@ export function buildQueryTerms(
   typos: () => TypoMatcher,
   options: { expand?: boolean; expansionScale?: number; correctTypos?: boolean; weighTerms?: boolean } = {},
 ): QueryTerms {
-  const q: QueryTerms = { ids: [], weights: [], terms: [], origins: [], sources: [], mass: 0 };
+  const q: QueryTerms = { ids: [], weights: [], terms: [], origins: [], sources: [], mass: 0, unknownMass: 0 };
   let mass = 0;
+  let unknownMass = 0;
   const own = new Set<number>();
   const add = (id: number, term: string, weight: number, origin: TermOrigin, source: string) => {
     own.add(id);
@@ -95,7 +98,9 @@ export function buildQueryTerms(
     weak.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
     // pasted blob (a base64 image, a log line) must not drown the words that do match.
-    mass += unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
+    const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
+    mass += missing;
+    unknownMass += missing;
   }
   // Glossary renderings for every word of the request, known here or not ("game" in a catalog
   // whose game tools are described only in Chinese), weighted like the word.
@@ -108,7 +113,7 @@ export function buildQueryTerms(
   }
   if (options.expand !== false && unique.size <= EXPANSION.maxTermsToExpand)
     expand(index, weak, own, add, options.expansionScale ?? 1);
-  return { ...q, mass };
+  return { ...q, mass, unknownMass };
 }
 
 /** Adds the strongest learned associations of the request's terms (each target once, at its best weight). */

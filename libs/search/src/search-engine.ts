@@ -1,19 +1,12 @@
 import { Bm25Index, DEFAULT_INDEX_OPTIONS, type IndexOptions } from './bm25-index';
+import { confidenceFeatures, confidenceOf } from './confidence';
+import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
+import { substringHits } from './name-fallback';
+import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
-
-/** Why a tool was returned. */
-export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
-
-export interface SearchHit {
-  /** Position of the tool in the catalog the engine was built from. */
-  readonly index: number;
-  readonly name: string;
-  readonly score: number;
-  readonly reason: MatchReason;
-}
 
 /** Ranking knobs; the defaults are what `toolsearch eval` measured best (see BENCHMARKS.md). */
 export interface RankingOptions {
@@ -36,6 +29,8 @@ export interface RankingOptions {
    * cloud in a PDF report" then returns the chart tool and the PDF tool, not five chart tools.
    */
   readonly diversity: number;
+  /** Withhold answers whose confidence is under the model's threshold (nothing fits). */
+  readonly abstain: boolean;
   /** Learned query expansion (`term-associations.ts`) on or off. */
   readonly expand: boolean;
   /** Learned term necessity weights of request words on or off. */
@@ -53,6 +48,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   nameBonus: 1,
   sourceBoost: 0.6,
   diversity: 0.8,
+  abstain: true,
   expand: true,
   weighTerms: true,
   expansionScale: 1,
@@ -163,35 +159,51 @@ export class SearchEngine {
    * "hub" finds the github tools).
    */
   search(query: string, limit: number): SearchHit[] {
+    return this.answer(query, limit).hits;
+  }
+
+  /**
+   * `search` with its confidence: the calibrated probability that the hits hold a right tool
+   * (`confidence.ts`). Below `CONFIDENCE_MODEL.abstainBelow` (and with `ranking.abstain` on) the
+   * answer is empty and the tools that would have been returned are kept in `nearest`, so a caller
+   * can say "no good match" and name the closest sources.
+   */
+  answer(query: string, limit: number): SearchAnswer {
     const text = query.trim();
-    if (text === '' || limit <= 0 || this.size === 0) return [];
+    if (text === '' || limit <= 0 || this.size === 0) return { hits: [], confidence: 0, nearest: [] };
     const lower = text.toLowerCase();
     const hits: SearchHit[] = [];
     const seen = new Set<number>();
     for (const id of this.#exact.get(lower) ?? []) {
       if (hits.length >= limit) break;
-      hits.push({
-        index: id,
-        name: this.#displayNames[id] ?? '',
-        score: Number.POSITIVE_INFINITY,
-        reason: 'exact',
-      });
+      hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
       seen.add(id);
     }
-    if (hits.length >= limit) return hits;
+    if (hits.length >= limit) return { hits, confidence: 1, nearest: [] };
 
     const terms = this.queryTerms(text);
-    if (terms.ids.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
+    if (terms.ids.length === 0) return this.fallback(hits, lower, limit);
     // Only added terms (typo corrections, expansions, renderings) and no word of the request's
     // own: a tool name containing the text is the surer answer when there is one ("hub").
     if (hits.length === 0 && !terms.origins.some((origin) => origin === 'query' || origin === 'implied')) {
-      const named = this.substring(lower, limit);
-      if (named.length > 0) return named;
+      const named = substringHits(this.index, lower, limit);
+      if (named.length > 0) return { hits: named, confidence: SUBSTRING_CONFIDENCE, nearest: [] };
     }
+    const exact = hits.length;
     for (const { id, score } of this.rank(terms, limit, limit - hits.length, seen)) {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
     }
-    return hits;
+    if (exact > 0) return { hits, confidence: 1, nearest: [] };
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text));
+    if (this.ranking.abstain && confidence < CONFIDENCE_MODEL.abstainBelow)
+      return { hits: [], confidence, nearest: hits };
+    return { hits, confidence, nearest: [] };
+  }
+
+  private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {
+    if (hits.length > 0) return { hits, confidence: 1, nearest: [] };
+    const named = substringHits(this.index, lower, limit);
+    return { hits: named, confidence: named.length > 0 ? SUBSTRING_CONFIDENCE : 0, nearest: [] };
   }
 
   /**
@@ -382,22 +394,5 @@ export class SearchEngine {
       }
     }
     return out;
-  }
-
-  private substring(lower: string, limit: number): SearchHit[] {
-    const needles = [
-      ...new Set([lower, lower.replace(/\s+/g, '_'), lower.replace(/\s+/g, '-'), lower.replace(/\s+/g, '')]),
-    ];
-    if (needles.every((needle) => needle.length < 2)) return [];
-    const hits: SearchHit[] = [];
-    const { names, originalNames, documents } = this.index;
-    for (let id = 0; id < names.length && hits.length < limit; id += 1) {
-      const name = names[id] ?? '';
-      const original = originalNames[id] ?? '';
-      if (needles.some((needle) => name.includes(needle) || original.includes(needle))) {
-        hits.push({ index: id, name: documents[id]?.name ?? '', score: 0, reason: 'substring' });
-      }
-    }
-    return hits;
   }
 }
