@@ -26,3 +26,6 @@ export { explainHits, explainAnswer } from './explain';
 export type { AnswerExplanation, HitExplanation, TermExplanation } from './explain';
 export { QUERY_SPLIT, splitPartOf, splitQueries } from './query-split';
 export type { QuerySplitPart } from './query-split';
+export { closestNames, NAME_SUGGESTION_LIMITS } from './name-suggestions';
+export { UsageBoosts, UsageBoostRegistry, applyUsageBoosts, DEFAULT_USAGE_BOOSTS } from './usage-boosts';
+export type { UsageBoostOptions } from './usage-boosts';

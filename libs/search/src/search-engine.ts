@@ -62,6 +62,13 @@ export const DEFAULT_RANKING: RankingOptions = {
  * same at limit 5 (R@5 equal to the third decimal) for about a fifth more time per query.
  */
 const RERANK_POOL_MIN = 20;
+
+/**
+ * Search abstains only in catalogs at least this large. The confidence model was fitted on
+ * catalogs of 527 to 6,685 tools; in a catalog of a few tools most words of any request are
+ * unknown, and the model would read that as "no such capability".
+ */
+export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
 
 /**
@@ -195,7 +202,7 @@ export class SearchEngine {
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
     const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text));
-    if (this.ranking.abstain && confidence < CONFIDENCE_MODEL.abstainBelow)
+    if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
       return { hits: [], confidence, nearest: hits };
     return { hits, confidence, nearest: [] };
   }
