@@ -22,6 +22,7 @@ export type {
   AvailableSource,
   MatchDetail,
   QueryExplanation,
+  UsageSignal,
 } from './tool-search.handler';
 export { handleToolDescribe, NOT_FOUND_HINT, directToolMessage, notInSessionMessage } from './tool-describe.handler';
 export type { ToolDescribeResult, ToolDescribeOutcome, DescribedTool } from './tool-describe.handler';

@@ -1,6 +1,13 @@
 import type { SessionTool } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
-import { explainHits, type HitExplanation, type MatchReason } from '@toolsearch/search';
+import {
+  applyUsageBoosts,
+  explainHits,
+  type HitExplanation,
+  type MatchReason,
+  type SearchHit,
+  type UsageBoosts,
+} from '@toolsearch/search';
 import type { BridgeError } from './bridge-error';
 import type { BridgeSession } from './bridge-session';
 import { readBridgeList } from './list-argument';
@@ -118,6 +125,27 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
   return Math.min(maxLimit, Math.max(1, Math.trunc(number)));
 }
 
+/**
+ * Learning from use for one search: the tenant's record (never another tenant's) and the time.
+ * Absent when the tenant has not opted in.
+ */
+export interface UsageSignal {
+  readonly boosts: UsageBoosts;
+  readonly now: number;
+}
+
+function withUsage(
+  session: BridgeSession,
+  query: string,
+  hits: SearchHit[],
+  limit: number,
+  usage: UsageSignal,
+): SearchHit[] {
+  const boosts = usage.boosts.boosts(query, usage.now);
+  if (boosts.size === 0) return hits;
+  return applyUsageBoosts(hits, boosts, (name) => session.engine.positionOf(name), limit);
+}
+
 /** The operator's view of one query: its confidence, what search withheld, and why each match came. */
 export interface QueryExplanation {
   readonly query: string;
@@ -139,7 +167,7 @@ export interface QueryExplanation {
 export function handleToolSearch(
   session: BridgeSession,
   rawArguments: unknown,
-  options: { explain?: boolean; routingBudget?: RoutingBudget } = {},
+  options: { explain?: boolean; routingBudget?: RoutingBudget; usage?: UsageSignal } = {},
 ): ToolSearchOutcome {
   const read = readBridgeList(rawArguments, {
     tool: 'tool_search',
@@ -166,7 +194,10 @@ export function handleToolSearch(
   let sources: AvailableSource[] | undefined;
   const explain: QueryExplanation[] = [];
   const results = queries.map((query): SearchGroup => {
-    const { hits, rules } = routedSearch(session, query, limit, options.routingBudget);
+    const routed = routedSearch(session, query, limit, options.routingBudget);
+    const { rules } = routed;
+    const hits =
+      options.usage === undefined ? routed.hits : withUsage(session, query, routed.hits, limit, options.usage);
     if (options.explain) {
       const answer = session.engine.answer(query, limit);
       explain.push({

@@ -143,6 +143,14 @@ export class SearchEngine {
     return this.index.size;
   }
 
+  /** The catalog position of a model-facing name (exact spelling), if the catalog has it. */
+  positionOf(name: string): number | undefined {
+    const ids = this.#exact.get(name.toLowerCase());
+    if (ids === undefined) return undefined;
+    for (const id of ids) if (this.#displayNames[id] === name) return id;
+    return undefined;
+  }
+
   /** The weighted index terms of a query and its IDF mass (see `buildQueryTerms`). */
   queryTerms(query: string): QueryTerms {
     return buildQueryTerms(this.index, query, () => this.typos, {

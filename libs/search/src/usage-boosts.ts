@@ -119,7 +119,7 @@ export class UsageBoosts {
 /**
  * Re-orders a ranking with a tenant's usage boosts: each hit's score × (1 + weight × boost); tools
  * the tenant called for these words but that search did not find join at `weight × boost` of the
- * best score. Exact-name hits stay first. Returns at most `limit` hits.
+ * best score. Exact-name hits and routing pins stay first. Returns at most `limit` hits.
  */
 export function applyUsageBoosts(
   hits: readonly SearchHit[],
@@ -129,8 +129,9 @@ export function applyUsageBoosts(
   weight = DEFAULT_USAGE_BOOSTS.weight,
 ): SearchHit[] {
   if (boosts.size === 0) return hits.slice(0, limit);
-  const exact = hits.filter((hit) => hit.reason === 'exact');
-  const ranked = hits.filter((hit) => hit.reason !== 'exact');
+  // Exact names and routing pins are decisions, not scores: they keep their places.
+  const exact = hits.filter((hit) => hit.reason === 'exact' || hit.reason === 'rule');
+  const ranked = hits.filter((hit) => hit.reason !== 'exact' && hit.reason !== 'rule');
   const best = ranked.reduce((max, hit) => Math.max(max, hit.score), 0) || 1;
   const scored = ranked.map((hit) => ({ ...hit, score: hit.score * (1 + weight * (boosts.get(hit.name) ?? 0)) }));
   const present = new Set(hits.map((hit) => hit.name));
