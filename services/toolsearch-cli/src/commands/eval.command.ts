@@ -105,7 +105,12 @@ export const evalCommand: Command = {
     ) as Record<keyof typeof engines, Record<'all' | 'tuning' | 'test', EvalReport>>;
     if (values.json) {
       const { toolsearch: ours, elasticlunr: base } = reports;
-      io.out(`${JSON.stringify({ ...ours.all, tuning: ours.tuning, test: ours.test, baseline: base }, null, 2)}\n`);
+      const withParts = (byPart: Record<'all' | 'tuning' | 'test', EvalReport>) => ({
+        ...byPart.all,
+        tuning: byPart.tuning,
+        test: byPart.test,
+      });
+      io.out(`${JSON.stringify({ ...withParts(ours), baseline: withParts(base) }, null, 2)}\n`);
     } else {
       const rows = Object.entries(reports).flatMap(([name, byPart]) =>
         (['all', 'tuning', 'test'] as const).map((part) => line(`${name} ${part}`, byPart[part])),
