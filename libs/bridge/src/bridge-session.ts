@@ -1,5 +1,5 @@
 import type { SessionTool, SessionToolTable, ToolSearchConfig } from '@toolsearch/catalog';
-import { searchEngineFor, type SearchEngine } from '@toolsearch/search';
+import { closestNames, searchEngineFor, type SearchEngine } from '@toolsearch/search';
 import type { BridgeError } from './bridge-error';
 import { MAX_JSON_DEPTH } from './json-depth';
 
@@ -51,7 +51,11 @@ export function foldName(name: string): string {
     .replace(/[-\s]+/g, '_');
 }
 
-/** Tool names that end with `__<name>` or whose original name is `name`: "did you mean" candidates. */
+/**
+ * "Did you mean" candidates for a name the session lacks: tool names that end with `__<name>` or
+ * whose original name is `name`; failing those, the names within a few edits of it (a typo:
+ * `filesytem__read_file` → `filesystem__read_file`), nearest first.
+ */
 export function similarNames(session: BridgeSession, name: string, max = 5): string[] {
   const folded = foldName(name);
   if (folded === '') return [];
@@ -61,7 +65,10 @@ export function similarNames(session: BridgeSession, name: string, max = 5): str
     if (lower === folded || lower.endsWith(`__${folded}`) || foldName(tool.originalName) === folded)
       found.push(tool.name);
   }
-  return found.sort().slice(0, max);
+  if (found.length > 0) return found.sort().slice(0, max);
+  const byFolded = new Map<string, string>();
+  for (const tool of session.table.byName.values()) byFolded.set(foldName(tool.name), tool.name);
+  return closestNames(byFolded.keys(), folded, max).map((key) => byFolded.get(key) ?? key);
 }
 
 /** A name the session does not have but that is a known core tool name: offered elsewhere, not here. */

@@ -21,6 +21,8 @@ export type {
   ToolRecord,
   AvailableSource,
   MatchDetail,
+  QueryExplanation,
+  UsageSignal,
 } from './tool-search.handler';
 export { handleToolDescribe, NOT_FOUND_HINT, directToolMessage, notInSessionMessage } from './tool-describe.handler';
 export type { ToolDescribeResult, ToolDescribeOutcome, DescribedTool } from './tool-describe.handler';

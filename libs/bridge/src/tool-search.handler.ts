@@ -1,6 +1,13 @@
 import type { SessionTool } from '@toolsearch/catalog';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
-import { explainHits, type HitExplanation, type MatchReason } from '@toolsearch/search';
+import {
+  applyUsageBoosts,
+  explainHits,
+  type HitExplanation,
+  type MatchReason,
+  type SearchHit,
+  type UsageBoosts,
+} from '@toolsearch/search';
 import type { BridgeError } from './bridge-error';
 import type { BridgeSession } from './bridge-session';
 import { readBridgeList } from './list-argument';
@@ -61,7 +68,7 @@ export type ToolSearchOutcome =
       readonly result: ToolSearchResult;
       readonly details: Map<string, MatchDetail>;
       /** Per query, why each match ranked where it did (only when asked for; never for the model). */
-      readonly explain?: { query: string; matches: HitExplanation[] }[];
+      readonly explain?: QueryExplanation[];
     }
   | { readonly ok: false; readonly error: BridgeError };
 
@@ -119,6 +126,39 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
 }
 
 /**
+ * Learning from use for one search: the tenant's record (never another tenant's) and the time.
+ * Absent when the tenant has not opted in.
+ */
+export interface UsageSignal {
+  readonly boosts: UsageBoosts;
+  readonly now: number;
+}
+
+function withUsage(
+  session: BridgeSession,
+  query: string,
+  hits: SearchHit[],
+  limit: number,
+  usage: UsageSignal,
+): SearchHit[] {
+  const boosts = usage.boosts.boosts(query, usage.now);
+  if (boosts.size === 0) return hits;
+  return applyUsageBoosts(hits, boosts, (name) => session.engine.positionOf(name), limit);
+}
+
+/** The operator's view of one query: its confidence, what search withheld, and why each match came. */
+export interface QueryExplanation {
+  readonly query: string;
+  /** Calibrated probability that the matches hold a right tool. */
+  readonly confidence: number;
+  /** Search found tools but withheld them as no good match (see `nearest`). */
+  readonly abstained: boolean;
+  /** The withheld tools, nearest first (empty unless abstained). */
+  readonly nearest: readonly string[];
+  readonly matches: HitExplanation[];
+}
+
+/**
  * `tool_search(queries, limit?)`: each query searched on its own against the session's catalog,
  * `limit` per query. Matches are names only per group; each matched tool is described once in the
  * shared `tools` map. A group with no match lists the connected sources, so the model does not
@@ -127,7 +167,7 @@ export function readLimit(value: unknown, defaultLimit: number, maxLimit: number
 export function handleToolSearch(
   session: BridgeSession,
   rawArguments: unknown,
-  options: { explain?: boolean; routingBudget?: RoutingBudget } = {},
+  options: { explain?: boolean; routingBudget?: RoutingBudget; usage?: UsageSignal } = {},
 ): ToolSearchOutcome {
   const read = readBridgeList(rawArguments, {
     tool: 'tool_search',
@@ -152,12 +192,19 @@ export function handleToolSearch(
   const tools = Object.create(null) as Record<string, ToolRecord>;
   const details = new Map<string, MatchDetail>();
   let sources: AvailableSource[] | undefined;
-  const explain: { query: string; matches: HitExplanation[] }[] = [];
+  const explain: QueryExplanation[] = [];
   const results = queries.map((query): SearchGroup => {
-    const { hits, rules } = routedSearch(session, query, limit, options.routingBudget);
+    const routed = routedSearch(session, query, limit, options.routingBudget);
+    const { rules } = routed;
+    const hits =
+      options.usage === undefined ? routed.hits : withUsage(session, query, routed.hits, limit, options.usage);
     if (options.explain) {
+      const answer = session.engine.answer(query, limit);
       explain.push({
         query,
+        confidence: Math.round(answer.confidence * 1000) / 1000,
+        abstained: hits.length === 0 && answer.nearest.length > 0,
+        nearest: answer.nearest.map((hit) => hit.name),
         matches: explainHits(session.engine, query, hits).map((entry) => ({
           ...entry,
           rules: rules.get(entry.name) ?? [],

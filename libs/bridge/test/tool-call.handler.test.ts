@@ -84,6 +84,14 @@ describe('handleToolCall', () => {
     if (!unknown.ok) expect(unknown.error.message).toContain('Use tool_search');
   });
 
+  it('suggests the nearest name for a mistyped one, and nothing for a name far from all', () => {
+    const entry = single({ name: 'mq-slack__mq_slak_post_mesage', arguments: {} });
+    expect(entry).toMatchObject({ ok: false, error: { code: 'UNKNOWN_TOOL' } });
+    if (!entry.ok) expect(entry.error.message).toContain("Did you mean 'mq-slack__mq_slack_post_message'");
+    const far = single({ name: 'launch_the_rocket_now', arguments: {} });
+    if (!far.ok) expect(far.error.message).not.toContain('Did you mean');
+  });
+
   it('refuses a direct tool, whatever its spelling', () => {
     for (const name of ['terminal', 'Read_File', 'write-file']) {
       const entry = single({ name, arguments: { command: 'echo hi' } });

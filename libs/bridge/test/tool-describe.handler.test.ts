@@ -35,6 +35,13 @@ describe('handleToolDescribe', () => {
     expect(result.hint).toContain('mq-linear__mq_linear_list_issues');
   });
 
+  it('suggests the nearest name for a mistyped one', () => {
+    const result = describeNames({ names: ['mq-linear__mq_linaer_create_isue'] });
+    expect(result.not_found).toEqual(['mq-linear__mq_linaer_create_isue']);
+    expect(result.hint).toContain('Did you mean: mq-linear__mq_linear_create_issue?');
+    expect(describeNames({ names: ['launch_the_rocket_now'] }).hint).not.toContain('Did you mean');
+  });
+
   it('says to call a direct tool directly', () => {
     const result = describeNames({ names: ['terminal', 'Read-File'] });
     expect(result.errors?.['terminal']).toContain('call it directly');

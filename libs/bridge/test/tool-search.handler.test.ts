@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { tool, toolset } from '@toolsearch/testing';
+import { UsageBoosts } from '@toolsearch/search';
 import { EMPTY_GROUP_HINT, handleToolSearch, MAX_QUERY_LENGTH, readLimit, requiredNames } from '../src/index';
 import { issueSession, sessionOf } from './bridge-fixture';
 
@@ -128,5 +129,22 @@ describe('requiredNames', () => {
     expect(requiredNames([])).toEqual([]);
     expect(requiredNames({ required: 'title' })).toEqual([]);
     expect(requiredNames({ required: ['a', 3, 'b'] })).toEqual(['a', 'b']);
+  });
+});
+
+describe('tool_search with learning from use', () => {
+  it("ranks the tool this tenant called after such a search first, and leaves other tenants' searches alone", () => {
+    const session = issueSession();
+    const plain = search({ queries: ['issues'] }, session).results[0]?.matches ?? [];
+    expect(plain[0]).toBe('mq-linear__mq_linear_list_issues');
+    const mine = new UsageBoosts();
+    mine.record('show me issues', 'mq-linear__mq_linear_create_issue', 0);
+    mine.record('issues please', 'mq-linear__mq_linear_create_issue', 0);
+    const learned = handleToolSearch(session, { queries: ['issues'] }, { usage: { boosts: mine, now: 0 } });
+    if (!learned.ok) throw new Error(learned.error.message);
+    expect(learned.result.results[0]?.matches[0]).toBe('mq-linear__mq_linear_create_issue');
+    const theirs = handleToolSearch(session, { queries: ['issues'] }, { usage: { boosts: new UsageBoosts(), now: 0 } });
+    if (!theirs.ok) throw new Error(theirs.error.message);
+    expect(theirs.result.results[0]?.matches).toEqual(plain);
   });
 });

@@ -229,6 +229,11 @@ export class Bm25Index {
     return this.#terms.get(term);
   }
 
+  /** Every (term, id) of the index. */
+  terms(): IterableIterator<[string, number]> {
+    return this.#terms.entries();
+  }
+
   idf(termId: number): number {
     return this.#idf[termId] ?? 0;
   }

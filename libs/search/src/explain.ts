@@ -1,6 +1,10 @@
 import { analyze } from './analyzer';
 import { fieldTexts, type FieldName } from './bm25-index';
-import type { SearchEngine, SearchHit } from './search-engine';
+import { confidenceFeatures, type ConfidenceFeatures } from './confidence';
+import { CONFIDENCE_MODEL } from './generated/confidence-model';
+import type { TermOrigin } from './query-terms';
+import type { SearchEngine } from './search-engine';
+import type { SearchHit } from './search-types';
 
 /** How one query term contributed to one tool's score. */
 export interface TermExplanation {
@@ -8,8 +12,15 @@ export interface TermExplanation {
   readonly idf: number;
   /** The term's BM25F contribution to this tool (before rewards), its weight applied. */
   readonly contribution: number;
-  /** 1 for the request's own words; less for a glossary rendering of one of them. */
+  /**
+   * The term's weight in the query: the request's own words carry their learned term weight (1
+   * when not learned); added terms less (typo corrections, glossary renderings, associations).
+   */
   readonly weight: number;
+  /** Why the term is in the query. */
+  readonly origin: TermOrigin;
+  /** For an added term, the request's word it stands for (a typo's misspelling, an expanded word). */
+  readonly from: string;
   /** How often the term occurs in each field of the tool. */
   readonly fields: Partial<Record<FieldName, number>>;
 }
@@ -36,6 +47,55 @@ export interface HitExplanation {
 
 const round = (value: number) => Math.round(value * 1000) / 1000;
 
+/** `term`, or `term (typo of serch)` / `term (expanded from snapshot ×0.2)` for added terms. */
+function describeTerm(entry: TermExplanation): string {
+  switch (entry.origin) {
+    case 'typo':
+      return `${entry.term} (typo of ${entry.from} ×${entry.weight})`;
+    case 'association':
+      return `${entry.term} (learned from ${entry.from} ×${entry.weight})`;
+    case 'glossary':
+      return `${entry.term} (glossary for ${entry.from} ×${entry.weight})`;
+    case 'implied':
+      return `${entry.term} (implied)`;
+    default:
+      return entry.weight < 1 ? `${entry.term} ×${entry.weight}` : entry.term;
+  }
+}
+
+/** The whole answer explained: its confidence and whether search withheld it. */
+export interface AnswerExplanation {
+  /** Calibrated probability that the hits hold a right tool. */
+  readonly confidence: number;
+  /** Search withheld the hits (confidence under the threshold); `hits` then explains the nearest. */
+  readonly abstained: boolean;
+  readonly abstainBelow: number;
+  readonly features: ConfidenceFeatures | null;
+  readonly hits: HitExplanation[];
+}
+
+/** Explains one query's whole answer: confidence (with its features) and each hit (or the nearest). */
+export function explainAnswer(engine: SearchEngine, query: string, limit: number): AnswerExplanation {
+  const answer = engine.answer(query, limit);
+  const abstained = answer.hits.length === 0 && answer.nearest.length > 0;
+  const shown = abstained ? answer.nearest : answer.hits;
+  const bm25 = shown.length > 0 && shown.every((hit) => hit.reason === 'bm25');
+  const round3 = (value: number) => Math.round(value * 1000) / 1000;
+  const features = bm25 ? confidenceFeatures(engine.index, engine.queryTerms(query), shown, query.trim()) : null;
+  return {
+    confidence: round3(answer.confidence),
+    abstained,
+    abstainBelow: CONFIDENCE_MODEL.abstainBelow,
+    features:
+      features === null
+        ? null
+        : (Object.fromEntries(
+            Object.entries(features).map(([k, v]) => [k, round3(v)]),
+          ) as unknown as ConfidenceFeatures),
+    hits: explainHits(engine, query, shown),
+  };
+}
+
 /**
  * Explains a ranking: for each hit, the query terms it matched, in which fields, what each
  * contributed, and the rewards on top. For operators and the CLI; never shown to the model.
@@ -47,6 +107,8 @@ export function explainHits(engine: SearchEngine, query: string, hits: readonly 
     id,
     term: analysed.terms[at] ?? '',
     weight: analysed.weights[at] ?? 1,
+    origin: analysed.origins[at] ?? 'query',
+    from: analysed.sources[at] ?? '',
   }));
   const querySet = new Set(analysed.ids);
   const bm25Of = (doc: number) =>
@@ -71,14 +133,14 @@ export function explainHits(engine: SearchEngine, query: string, hits: readonly 
       }
     }
     const matched: TermExplanation[] = terms
-      .map(({ term, id, weight }) => {
+      .map(({ term, id, weight, origin, from }) => {
         const fields: Partial<Record<FieldName, number>> = {};
         for (const [field, counts] of counted) {
           const count = counts.get(term);
           if (count !== undefined) fields[field] = count;
         }
         const contribution = round(weight * index.contribution(id, hit.index));
-        return { term, idf: round(index.idf(id)), contribution, weight, fields };
+        return { term, idf: round(index.idf(id)), contribution, weight: round(weight), origin, from, fields };
       })
       .filter((entry) => entry.contribution > 0);
     const nameTerms = index.nameTerms(hit.index);
@@ -95,7 +157,7 @@ export function explainHits(engine: SearchEngine, query: string, hits: readonly 
           : hit.reason === 'rule'
             ? 'a routing rule pins it to the top for this query'
             : `BM25F ${round(bm25)} × name reward ${round(nameReward)} + source boost ${round(sourceBoost)}` +
-              (matched.length > 0 ? `; matched ${matched.map((entry) => entry.term).join(', ')}` : '');
+              (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '');
     return {
       rank: rank + 1,
       name: hit.name,

@@ -1,28 +1,12 @@
-import { analyzeQuery, impliedQueryTerms } from './analyzer';
-import { glossaryTerms } from './glossary';
 import { Bm25Index, DEFAULT_INDEX_OPTIONS, type IndexOptions } from './bm25-index';
+import { confidenceFeatures, confidenceOf } from './confidence';
+import { CONFIDENCE_MODEL } from './generated/confidence-model';
+import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
-
-/** Why a tool was returned. */
-export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
-
-/** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
-export interface QueryTerms {
-  readonly ids: number[];
-  readonly weights: number[];
-  readonly terms: string[];
-  /** IDF mass of the query's own words (unknown ones included, up to a cap). */
-  readonly mass: number;
-}
-
-export interface SearchHit {
-  /** Position of the tool in the catalog the engine was built from. */
-  readonly index: number;
-  readonly name: string;
-  readonly score: number;
-  readonly reason: MatchReason;
-}
+import { substringHits } from './name-fallback';
+import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
+import { TypoMatcher } from './typo-matcher';
 
 /** Ranking knobs; the defaults are what `toolsearch eval` measured best (see BENCHMARKS.md). */
 export interface RankingOptions {
@@ -45,6 +29,16 @@ export interface RankingOptions {
    * cloud in a PDF report" then returns the chart tool and the PDF tool, not five chart tools.
    */
   readonly diversity: number;
+  /** Withhold answers whose confidence is under the model's threshold (nothing fits). */
+  readonly abstain: boolean;
+  /** Learned query expansion (`term-associations.ts`) on or off. */
+  readonly expand: boolean;
+  /** Learned term necessity weights of request words on or off. */
+  readonly weighTerms: boolean;
+  /** Multiplier of the learned association weights (1: as learned). */
+  readonly expansionScale: number;
+  /** Typo correction of query words no tool contains (`typo-matcher.ts`) on or off. */
+  readonly correctTypos: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -54,11 +48,13 @@ export const DEFAULT_RANKING: RankingOptions = {
   nameBonus: 1,
   sourceBoost: 0.6,
   diversity: 0.8,
+  abstain: true,
+  expand: true,
+  weighTerms: true,
+  expansionScale: 1,
+  correctTypos: true,
   index: DEFAULT_INDEX_OPTIONS,
 };
-
-/** Unknown query words beyond this many do not lower a tool's coverage further. */
-const MAX_UNKNOWN_TERMS = 3;
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
@@ -66,10 +62,14 @@ const MAX_UNKNOWN_TERMS = 3;
  * same at limit 5 (R@5 equal to the third decimal) for about a fifth more time per query.
  */
 const RERANK_POOL_MIN = 20;
-const RERANK_POOL_PER_RESULT = 4;
 
-/** Weight of a query word's glossary renderings relative to the word itself. */
-const GLOSSARY_WEIGHT = 0.5;
+/**
+ * Search abstains only in catalogs at least this large. The confidence model was fitted on
+ * catalogs of 527 to 6,685 tools; in a catalog of a few tools most words of any request are
+ * unknown, and the model would read that as "no such capability".
+ */
+export const MIN_TOOLS_TO_ABSTAIN = 100;
+const RERANK_POOL_PER_RESULT = 4;
 
 /**
  * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
@@ -100,6 +100,7 @@ export class SearchEngine {
   readonly #queryMarks: Uint8Array;
   /** Scratch: the candidate pool of the current query. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
+  #typos: TypoMatcher | undefined;
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -142,45 +143,28 @@ export class SearchEngine {
     return this.index.size;
   }
 
-  /**
-   * The weighted index terms of a query and its IDF mass (what coverage is measured against):
-   * the analysed words (weight 1), the terms the request implies (a file path needs a file tool),
-   * and the glossary's Chinese renderings of its English words (lower weight, outside the mass:
-   * they say again what the request already says).
-   */
+  /** The catalog position of a model-facing name (exact spelling), if the catalog has it. */
+  positionOf(name: string): number | undefined {
+    const ids = this.#exact.get(name.toLowerCase());
+    if (ids === undefined) return undefined;
+    for (const id of ids) if (this.#displayNames[id] === name) return id;
+    return undefined;
+  }
+
+  /** The weighted index terms of a query and its IDF mass (see `buildQueryTerms`). */
   queryTerms(query: string): QueryTerms {
-    const ids: number[] = [];
-    const weights: number[] = [];
-    const terms: string[] = [];
-    let mass = 0;
-    const unique = new Set(analyzeQuery(query));
-    // Implied terms count only where the catalog has them (an unknown one would lower coverage).
-    for (const term of impliedQueryTerms(query)) if (this.index.termId(term) !== undefined) unique.add(term);
-    let unknown = 0;
-    for (const term of unique) {
-      const id = this.index.termId(term);
-      // Words no tool contains make a query less answerable, but only the first few count: a
-      // pasted blob (a base64 image, a log line) must not drown the words that do match.
-      if (id === undefined) mass += unknown++ < MAX_UNKNOWN_TERMS ? this.index.maxIdf : 0;
-      else {
-        mass += this.index.idf(id);
-        ids.push(id);
-        weights.push(1);
-        terms.push(term);
-      }
-    }
-    const own = new Set(ids);
-    for (const term of unique) {
-      for (const rendering of glossaryTerms(term)) {
-        const id = this.index.termId(rendering);
-        if (id === undefined || own.has(id)) continue;
-        own.add(id);
-        ids.push(id);
-        weights.push(GLOSSARY_WEIGHT);
-        terms.push(rendering);
-      }
-    }
-    return { ids, weights, terms, mass };
+    return buildQueryTerms(this.index, query, () => this.typos, {
+      expand: this.ranking.expand,
+      weighTerms: this.ranking.weighTerms,
+      expansionScale: this.ranking.expansionScale,
+      correctTypos: this.ranking.correctTypos,
+    });
+  }
+
+  /** Typo corrections against this catalog's terms; built on first use (most queries need none). */
+  get typos(): TypoMatcher {
+    this.#typos ??= new TypoMatcher(this.index.terms(), (id) => this.index.documentFrequency(id));
+    return this.#typos;
   }
 
   /**
@@ -190,29 +174,51 @@ export class SearchEngine {
    * "hub" finds the github tools).
    */
   search(query: string, limit: number): SearchHit[] {
+    return this.answer(query, limit).hits;
+  }
+
+  /**
+   * `search` with its confidence: the calibrated probability that the hits hold a right tool
+   * (`confidence.ts`). Below `CONFIDENCE_MODEL.abstainBelow` (and with `ranking.abstain` on) the
+   * answer is empty and the tools that would have been returned are kept in `nearest`, so a caller
+   * can say "no good match" and name the closest sources.
+   */
+  answer(query: string, limit: number): SearchAnswer {
     const text = query.trim();
-    if (text === '' || limit <= 0 || this.size === 0) return [];
+    if (text === '' || limit <= 0 || this.size === 0) return { hits: [], confidence: 0, nearest: [] };
     const lower = text.toLowerCase();
     const hits: SearchHit[] = [];
     const seen = new Set<number>();
     for (const id of this.#exact.get(lower) ?? []) {
       if (hits.length >= limit) break;
-      hits.push({
-        index: id,
-        name: this.#displayNames[id] ?? '',
-        score: Number.POSITIVE_INFINITY,
-        reason: 'exact',
-      });
+      hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
       seen.add(id);
     }
-    if (hits.length >= limit) return hits;
+    if (hits.length >= limit) return { hits, confidence: 1, nearest: [] };
 
     const terms = this.queryTerms(text);
-    if (terms.ids.length === 0) return hits.length > 0 ? hits : this.substring(lower, limit);
+    if (terms.ids.length === 0) return this.fallback(hits, lower, limit);
+    // Only added terms (typo corrections, expansions, renderings) and no word of the request's
+    // own: a tool name containing the text is the surer answer when there is one ("hub").
+    if (hits.length === 0 && !terms.origins.some((origin) => origin === 'query' || origin === 'implied')) {
+      const named = substringHits(this.index, lower, limit);
+      if (named.length > 0) return { hits: named, confidence: SUBSTRING_CONFIDENCE, nearest: [] };
+    }
+    const exact = hits.length;
     for (const { id, score } of this.rank(terms, limit, limit - hits.length, seen)) {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
     }
-    return hits;
+    if (exact > 0) return { hits, confidence: 1, nearest: [] };
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text));
+    if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
+      return { hits: [], confidence, nearest: hits };
+    return { hits, confidence, nearest: [] };
+  }
+
+  private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {
+    if (hits.length > 0) return { hits, confidence: 1, nearest: [] };
+    const named = substringHits(this.index, lower, limit);
+    return { hits: named, confidence: named.length > 0 ? SUBSTRING_CONFIDENCE : 0, nearest: [] };
   }
 
   /**
@@ -403,22 +409,5 @@ export class SearchEngine {
       }
     }
     return out;
-  }
-
-  private substring(lower: string, limit: number): SearchHit[] {
-    const needles = [
-      ...new Set([lower, lower.replace(/\s+/g, '_'), lower.replace(/\s+/g, '-'), lower.replace(/\s+/g, '')]),
-    ];
-    if (needles.every((needle) => needle.length < 2)) return [];
-    const hits: SearchHit[] = [];
-    const { names, originalNames, documents } = this.index;
-    for (let id = 0; id < names.length && hits.length < limit; id += 1) {
-      const name = names[id] ?? '';
-      const original = originalNames[id] ?? '';
-      if (needles.some((needle) => name.includes(needle) || original.includes(needle))) {
-        hits.push({ index: id, name: documents[id]?.name ?? '', score: 0, reason: 'substring' });
-      }
-    }
-    return hits;
   }
 }

@@ -57,7 +57,7 @@ describe('toolsearch search', () => {
     expect(code).toBe(0);
     expect(out).toContain('why:');
     expect(out).toMatch(
-      /1\. slack__post_message: BM25F [\d.]+ × name reward [\d.]+ \+ source boost [\d.]+; matched post, slack, messag/,
+      /1\. slack__post_message: BM25F [\d.]+ × name reward [\d.]+ \+ source boost [\d.]+; matched post( ×[\d.]+)?, slack, messag/,
     );
     expect(out).toMatch(/post +\+[\d.]+ +\(idf [\d.]+; name×\d/);
     expect(out).toContain(
@@ -186,11 +186,16 @@ describe('toolsearch eval', () => {
       expect(json.baseline).toHaveProperty(key);
     }
     expect(json).toMatchObject({ queries: 3, recall: { '1': 1, '5': 1 }, abstain_accuracy: 1 });
+    expect(json).toMatchObject({ tuning: { queries: 3 }, test: { queries: 0 } });
+    expect(json.baseline).toMatchObject({ tuning: { queries: 3 }, test: { queries: 0 } });
   });
 
   it('prints a readable comparison', async () => {
     const { out } = await runCli(['eval', '--catalog', EXAMPLE_CATALOG, '--queries', queries]);
-    expect(out).toMatch(/toolsearch +R@1 1\.000/);
+    expect(out).toMatch(/toolsearch all +R@1 1\.000/);
+    // The fixed split: the third query (position 2) is tuning, so the frozen test part is empty here.
+    expect(out).toContain('3 queries (tuning 3, frozen test 0)');
+    expect(out).toMatch(/toolsearch tuning +R@1 1\.000/);
     expect(out).toContain('elasticlunr');
   });
 

@@ -4,7 +4,9 @@ import {
   ElasticlunrBaseline,
   evaluate,
   SearchEngine,
+  splitQueries,
   toSearchDocument,
+  type EvalQuery,
   type EvalReport,
 } from '@toolsearch/search';
 import { CliError } from '../cli-error';
@@ -19,6 +21,9 @@ const USAGE = `Usage: toolsearch eval --catalog FILE... --queries Q.jsonl [--k 1
 Measures retrieval on a query file (the shared-data format: query + gold_ids) against the catalogs,
 for toolsearch and for plain elasticlunr (its default pipeline and scoring) as the baseline:
 recall@k, hit@5, MRR, nDCG@10, empty-result rate, and abstention accuracy on queries without gold.
+Each is reported for the whole file and for its two fixed parts side by side: the tuning part
+(rules and learned tables are fitted on it) and the frozen test part (every fifth query, never
+tuned on; see docs/search.md).
 
 Tuning (toolsearch only): --min-coverage R (share of the query's IDF mass a tool must match),
 --name-bonus R (reward for tools whose name words appear in the query).`;
@@ -52,7 +57,7 @@ function line(name: string, report: EvalReport): string {
     .map(([k, value]) => `R@${k} ${value.toFixed(3)}`)
     .join('  ');
   const abstain = report.abstain_accuracy === null ? 'n/a' : report.abstain_accuracy.toFixed(3);
-  return `${name.padEnd(12)} ${recall}  hit@5 ${report.hit5.toFixed(3)}  MRR ${report.mrr.toFixed(3)}  nDCG@10 ${report.ndcg10.toFixed(3)}  empty ${report.empty_rate.toFixed(3)}  abstain ${abstain}`;
+  return `${name.padEnd(18)} ${recall}  hit@5 ${report.hit5.toFixed(3)}  MRR ${report.mrr.toFixed(3)}  nDCG@10 ${report.ndcg10.toFixed(3)}  empty ${report.empty_rate.toFixed(3)}  abstain ${abstain}`;
 }
 
 export const evalCommand: Command = {
@@ -82,19 +87,38 @@ export const evalCommand: Command = {
     const engine = new SearchEngine(documents, ranking);
     const baseline = new ElasticlunrBaseline(documents);
     const idOf = (index: number) => ids[index] ?? '';
-    const ours = evaluate(
-      queries.map((q) => ({ ranked: engine.search(q.query, depth).map((hit) => idOf(hit.index)), gold: q.gold })),
-      ks,
-    );
-    const base = evaluate(
-      queries.map((q) => ({ ranked: baseline.search(q.query, depth).map((hit) => idOf(hit.index)), gold: q.gold })),
-      ks,
-    );
-    if (values.json) io.out(`${JSON.stringify({ ...ours, baseline: base }, null, 2)}\n`);
-    else
-      io.out(
-        `${queries.length} queries, ${tools.length} tools\n${line('toolsearch', ours)}\n${line('elasticlunr', base)}\n`,
+    const measure = (search: (query: string) => readonly { index: number }[], part: readonly EvalQuery[]) =>
+      evaluate(
+        part.map((q) => ({ ranked: search(q.query).map((hit) => idOf(hit.index)), gold: q.gold })),
+        ks,
       );
+    const parts = splitQueries(queries);
+    const engines = {
+      toolsearch: (query: string) => engine.search(query, depth),
+      elasticlunr: (query: string) => baseline.search(query, depth),
+    };
+    const reports = Object.fromEntries(
+      Object.entries(engines).map(([name, search]) => [
+        name,
+        { all: measure(search, queries), tuning: measure(search, parts.tuning), test: measure(search, parts.test) },
+      ]),
+    ) as Record<keyof typeof engines, Record<'all' | 'tuning' | 'test', EvalReport>>;
+    if (values.json) {
+      const { toolsearch: ours, elasticlunr: base } = reports;
+      const withParts = (byPart: Record<'all' | 'tuning' | 'test', EvalReport>) => ({
+        ...byPart.all,
+        tuning: byPart.tuning,
+        test: byPart.test,
+      });
+      io.out(`${JSON.stringify({ ...withParts(ours), baseline: withParts(base) }, null, 2)}\n`);
+    } else {
+      const rows = Object.entries(reports).flatMap(([name, byPart]) =>
+        (['all', 'tuning', 'test'] as const).map((part) => line(`${name} ${part}`, byPart[part])),
+      );
+      io.out(
+        `${queries.length} queries (tuning ${parts.tuning.length}, frozen test ${parts.test.length}), ${tools.length} tools\n${rows.join('\n')}\n`,
+      );
+    }
     return 0;
   },
 };

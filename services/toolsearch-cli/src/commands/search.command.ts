@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { errorPayload, handleToolSearch, type BridgeSession, type ToolSearchResult } from '@toolsearch/bridge';
+import {
+  errorPayload,
+  handleToolSearch,
+  type BridgeSession,
+  type QueryExplanation,
+  type ToolSearchResult,
+} from '@toolsearch/bridge';
 import type { HitExplanation } from '@toolsearch/search';
 import { CliError } from '../cli-error';
 import { readInteger } from '../inputs';
@@ -49,10 +55,23 @@ function readable(result: ToolSearchResult): string {
   return `${lines.join('\n')}\n`;
 }
 
-function explanation(explain: readonly { query: string; matches: readonly HitExplanation[] }[]): string {
+/** How an added term came into the query, with its weight. */
+function origin(term: HitExplanation['terms'][number]): string {
+  if (term.origin === 'query') return term.weight < 1 ? `; learned weight ${term.weight}` : '';
+  if (term.origin === 'implied') return '; implied by the request';
+  const what = { typo: 'typo correction of', glossary: 'glossary rendering of', association: 'learned from' }[
+    term.origin
+  ];
+  return `; ${what} "${term.from}", weight ${term.weight}`;
+}
+
+function explanation(explain: readonly QueryExplanation[]): string {
   const lines: string[] = ['', 'why:'];
   for (const group of explain) {
-    lines.push(`"${group.query}"`);
+    lines.push(
+      `"${group.query}"  confidence ${group.confidence.toFixed(3)}` +
+        (group.abstained ? `; no good match, withheld: ${group.nearest.join(', ')}` : ''),
+    );
     for (const match of group.matches) {
       lines.push(
         `  ${match.rank}. ${match.name}: ${match.why}${match.rules.length > 0 ? `; moved by ${match.rules.join(', ')}` : ''}`,
@@ -62,7 +81,7 @@ function explanation(explain: readonly { query: string; matches: readonly HitExp
           .map(([field, count]) => `${field}×${count}`)
           .join(' ');
         lines.push(
-          `       ${term.term.padEnd(16)} +${term.contribution.toFixed(3)}  (idf ${term.idf.toFixed(2)}; ${fields || 'no field'})`,
+          `       ${term.term.padEnd(16)} +${term.contribution.toFixed(3)}  (idf ${term.idf.toFixed(2)}; ${fields || 'no field'}${origin(term)})`,
         );
       }
     }

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildSessionTools, defaultToolSearchConfig, parseCatalogFiles } from '@toolsearch/catalog';
+import { parseQueryFile, type EvalQuery } from '../src/query-file';
+import { toSearchDocument, type SearchDocument } from '../src/search-document';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** A query file and the catalogs it is measured on. `own: true`: the file lives in this repository. */
+export interface EvalSet {
+  readonly name: string;
+  readonly catalogs: readonly string[];
+  readonly file: string;
+  readonly own?: boolean;
+}
+
+export const UNION = ['catalog-github-mcp-server.jsonl', 'catalog-livemcpbench.jsonl', 'catalog-toucan-smithery.jsonl'];
+export const EVAL_SETS: readonly EvalSet[] = [
+  { name: 'StableToolBench', catalogs: ['catalog-stabletoolbench.jsonl'], file: 'queries-stabletoolbench.jsonl' },
+  { name: 'LiveMCPBench', catalogs: ['catalog-livemcpbench.jsonl'], file: 'queries-livemcpbench.jsonl' },
+  { name: 'abstention (union)', catalogs: UNION, file: resolve(here, '../eval/abstention-queries.jsonl'), own: true },
+];
+
+/** The documents, `server::name` ids and queries of one set. */
+export function loadEvalSet(
+  dataDir: string,
+  set: EvalSet,
+): { documents: SearchDocument[]; ids: string[]; queries: EvalQuery[] } {
+  const parsed = parseCatalogFiles(
+    set.catalogs.map((file) => ({ source: file, text: readFileSync(resolve(dataDir, file), 'utf8') })),
+  );
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const tools = buildSessionTools(parsed.toolsets, defaultToolSearchConfig()).deferred;
+  const file = set.own === true ? set.file : resolve(dataDir, set.file);
+  const queries = parseQueryFile(readFileSync(file, 'utf8'));
+  if (!queries.ok) throw new Error(`${file}:${queries.line}: ${queries.message}`);
+  return {
+    documents: tools.map((tool) => toSearchDocument(tool)),
+    ids: tools.map((tool) => `${tool.label}::${tool.originalName}`),
+    queries: queries.queries,
+  };
+}

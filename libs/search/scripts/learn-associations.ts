@@ -1,0 +1,188 @@
+/**
+ * Learns the term-association table the search engine uses for query expansion, from public data
+ * only, and writes it as a committed build artefact (`src/generated/term-associations.ts`):
+ *
+ * 1. Request → tool associations from (request, gold tool) pairs of the *tuning* parts of the
+ *    distributed query sets (`splitQueries`; the frozen test parts are never read here).
+ * 2. Tool-word co-occurrence across the catalogs' tool texts (name + description), scored by
+ *    normalised PMI.
+ *
+ * Run: `npx tsx libs/search/scripts/learn-associations.ts [data dir]` (default ../shared/data).
+ * Deterministic: the same data gives the same bytes.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { analyze, analyzeQuery } from '../src/analyzer';
+import { parseQueryFile } from '../src/query-file';
+import { splitQueries } from '../src/query-split';
+import { PARAMS, type Association } from './association-params';
+import { cooccurrenceAssociations } from './cooccurrence';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
+const out = resolve(here, '../src/generated/term-associations.ts');
+if (!existsSync(dataDir)) {
+  console.error(`no data at ${dataDir}: nothing learned`);
+  process.exit(1);
+}
+
+interface CatalogTool {
+  server: string;
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+}
+const readJsonl = <T>(file: string): T[] =>
+  readFileSync(resolve(dataDir, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as T);
+
+const CATALOGS = [
+  'catalog-github-mcp-server.jsonl',
+  'catalog-livemcpbench.jsonl',
+  'catalog-stabletoolbench.jsonl',
+  'catalog-toucan-smithery.jsonl',
+  'catalog-toucan-smithery-scraped.jsonl',
+];
+const toolText = (tool: CatalogTool) => `${tool.name} ${tool.description ?? ''}`;
+/** Words the typo matcher must never "correct": every word of the catalogs and of the tuning requests. */
+const knownWords = new Set<string>();
+const noteKnown = (text: string) => {
+  for (const term of analyze(text)) if (KNOWN_WORD.test(term)) knownWords.add(term);
+};
+const KNOWN_WORD = /^[a-z]{5,24}$/;
+
+// 1. Request → gold-tool pairs from the tuning parts.
+const requestPairs = new Map<string, Map<string, number>>(); // q → t → queries
+const pairServers = new Map<string, Set<string>>(); // "q t" → servers of the gold tools
+const requestCount = new Map<string, number>(); // q → queries containing q
+const keptCount = new Map<string, number>(); // q → queries whose gold tools contain q itself
+const pairSets: { file: string; catalog: string }[] = [
+  { file: 'queries-stabletoolbench.jsonl', catalog: 'catalog-stabletoolbench.jsonl' },
+  { file: 'queries-livemcpbench.jsonl', catalog: 'catalog-livemcpbench.jsonl' },
+];
+let pairQueries = 0;
+for (const { file, catalog } of pairSets) {
+  const byId = new Map(readJsonl<CatalogTool>(catalog).map((tool) => [`${tool.server}::${tool.name}`, tool]));
+  const parsed = parseQueryFile(readFileSync(resolve(dataDir, file), 'utf8'));
+  if (!parsed.ok) throw new Error(`${file}:${parsed.line}: ${parsed.message}`);
+  for (const query of splitQueries(parsed.queries).tuning) {
+    noteKnown(query.query);
+    const requestTerms = new Set(analyzeQuery(query.query));
+    const toolTerms = new Set<string>();
+    const servers = new Set(query.gold.flat().map((id) => id.slice(0, id.indexOf('::'))));
+    for (const ids of query.gold) {
+      const tool = ids.map((id) => byId.get(id)).find((found) => found !== undefined);
+      if (tool !== undefined) for (const term of analyze(toolText(tool))) toolTerms.add(term);
+    }
+    if (toolTerms.size === 0) continue;
+    pairQueries += 1;
+    for (const q of requestTerms) {
+      requestCount.set(q, (requestCount.get(q) ?? 0) + 1);
+      if (toolTerms.has(q)) keptCount.set(q, (keptCount.get(q) ?? 0) + 1);
+      let row = requestPairs.get(q);
+      if (row === undefined) requestPairs.set(q, (row = new Map()));
+      for (const t of toolTerms) {
+        if (t === q) continue;
+        row.set(t, (row.get(t) ?? 0) + 1);
+        const key = `${q} ${t}`;
+        const seen = pairServers.get(key) ?? new Set<string>();
+        for (const server of servers) seen.add(server);
+        pairServers.set(key, seen);
+      }
+    }
+  }
+}
+
+// Tool-term document frequency over the deduplicated catalog texts (for specificity and PMI).
+const texts = new Set<string>();
+for (const catalog of CATALOGS)
+  for (const tool of readJsonl<CatalogTool>(catalog)) {
+    texts.add(toolText(tool));
+    noteKnown(`${toolText(tool)} ${JSON.stringify(tool.inputSchema ?? {})}`);
+  }
+const documents = [...texts].map((text) => [...new Set(analyze(text))].slice(0, PARAMS.cooccurrence.maxTermsPerDoc));
+const df = new Map<string, number>();
+for (const terms of documents) for (const term of terms) df.set(term, (df.get(term) ?? 0) + 1);
+
+const table = new Map<string, Association[]>();
+const offer = (from: string, to: string, weight: number) => {
+  const row = table.get(from) ?? [];
+  const existing = row.find((entry) => entry.term === to);
+  if (existing !== undefined) existing.weight = Math.max(existing.weight, weight);
+  else row.push({ term: to, weight });
+  table.set(from, row);
+};
+
+const { request } = PARAMS;
+// Request → tool associations raised the tuning parts and lowered StableToolBench's frozen part
+// (BENCHMARKS.md, issue 21): they memorise services more than they learn language. Off by
+// default; `ASSOC_SOURCES=request,cooccurrence` brings them back for a re-measurement. The pairs
+// always feed the term weights below, which held on the frozen parts.
+const sources = process.env['ASSOC_SOURCES'] ?? 'cooccurrence';
+if (sources.includes('request'))
+  for (const [q, row] of requestPairs) {
+    const n = requestCount.get(q) ?? 0;
+    if (n < request.minQueries) continue;
+    for (const [t, together] of row) {
+      const share = together / n;
+      const spread = (df.get(t) ?? 0) / documents.length;
+      if (together < request.minPairs || share < request.minShare || spread > request.maxToolShare) continue;
+      // Seen with one service only, an association is that service's vocabulary, not the language's.
+      if ((pairServers.get(`${q} ${t}`)?.size ?? 0) < request.minServers) continue;
+      // Lift over how often the tool word appears in any tool: a common tool word is no signal.
+      const lift = share / Math.max(spread, 1 / documents.length);
+      if (lift < request.minLift) continue;
+      offer(q, t, request.weight * share);
+    }
+  }
+if (sources.includes('cooccurrence'))
+  for (const { from, to, weight } of cooccurrenceAssociations(documents, df, PARAMS.cooccurrence))
+    offer(from, to, weight);
+
+// Term necessity (Zhao & Callan): how often a request word also appears in the tool that serves
+// the request, smoothed towards the mean. Words that requests use for context ("planning",
+// "curious", "family") score low and are weighted down; unseen words keep weight 1.
+const { necessity } = PARAMS;
+let keptAll = 0;
+let countAll = 0;
+for (const [q, n] of requestCount) {
+  keptAll += keptCount.get(q) ?? 0;
+  countAll += n;
+}
+const prior = keptAll / Math.max(countAll, 1);
+const ownWeight = new Map<string, number>();
+for (const [q, n] of requestCount) {
+  if (n < necessity.minQueries) continue;
+  const p = ((keptCount.get(q) ?? 0) + necessity.smoothing * prior) / (n + necessity.smoothing);
+  const weight = Math.min(1, necessity.floor + (1 - necessity.floor) * (p / necessity.fullAt));
+  if (weight < 0.995) ownWeight.set(q, weight);
+}
+
+// Keep the strongest few per term, rounded: a compact, stable artefact.
+const lines: string[] = [];
+for (const from of [...new Set([...table.keys(), ...ownWeight.keys()])].sort()) {
+  const row = (table.get(from) ?? [])
+    .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
+    .slice(0, PARAMS.maxPerTerm)
+    .map((entry) => `${entry.term}:${Math.round(entry.weight * 100)}`);
+  const own = ownWeight.get(from);
+  if (own !== undefined) row.unshift(`=${Math.round(own * 100)}`);
+  if (row.length > 0) lines.push(`${from} ${row.join(' ')}`);
+}
+const header = `// Generated by libs/search/scripts/learn-associations.ts from ${pairQueries} tuning (request, gold) pairs
+// and ${documents.length} distinct catalog tool texts. Do not edit: run the script again.
+// One line per query term (a Snowball stem): term [=own weight×100] assoc:weight×100 ….
+`;
+writeFileSync(out, `${header}export const TERM_ASSOCIATIONS_TEXT = ${JSON.stringify(lines.join('\n'))};\n`, 'utf8');
+writeFileSync(
+  resolve(here, '../src/generated/known-words.ts'),
+  `// Generated by libs/search/scripts/learn-associations.ts: the analysed words (5–24 letters) of every
+// catalog tool text and every tuning request. The typo matcher leaves these alone. Do not edit.
+export const KNOWN_WORDS_TEXT = ${JSON.stringify([...knownWords].sort().join(' '))};\n`,
+  'utf8',
+);
+console.log(`${knownWords.size} known words`);
+console.log(`${lines.length} terms, ${pairQueries} pairs, ${documents.length} tool texts → ${out}`);

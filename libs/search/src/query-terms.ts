@@ -1,0 +1,142 @@
+import { analyzeQuery, impliedQueryTerms } from './analyzer';
+import type { Bm25Index } from './bm25-index';
+import { glossaryTerms } from './glossary';
+import { learnedTerm } from './term-associations';
+import type { TypoMatcher } from './typo-matcher';
+
+/** Where a query term came from: the request's own words, or something added for it. */
+export type TermOrigin = 'query' | 'implied' | 'typo' | 'glossary' | 'association';
+
+/** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
+export interface QueryTerms {
+  readonly ids: number[];
+  readonly weights: number[];
+  readonly terms: string[];
+  /** Why each term is there. */
+  readonly origins: TermOrigin[];
+  /** For added terms, the request's term they stand for (the term itself for its own words). */
+  readonly sources: string[];
+  /** IDF mass of the query's own words (unknown ones included, up to a cap). */
+  readonly mass: number;
+  /** The part of `mass` from words no tool contains. */
+  readonly unknownMass: number;
+}
+
+/** Bounds and weights of what is added to a request (measured on the tuning parts; BENCHMARKS.md). */
+export const EXPANSION = {
+  /** Weight of a query word's glossary renderings relative to the word itself. */
+  glossaryWeight: 0.5,
+  /** Weight of a typo's correction relative to a word spelled right. */
+  typoWeight: 0.7,
+  /** At most this many learned expansions per query, the strongest kept. */
+  maxAssociations: 8,
+  /**
+   * Only words the catalog lacks or has in at most this many tools are expanded: a word many
+   * tools share already finds its tools, and expanding it measurably pulled in lookalikes.
+   */
+  weakDocumentFrequency: 3,
+  /** Requests with more terms than this are not expanded: they already say enough. */
+  maxTermsToExpand: 32,
+} as const;
+
+/** Unknown query words beyond this many do not lower a tool's coverage further. */
+const MAX_UNKNOWN_TERMS = 3;
+
+/** Query terms beyond this many are ignored (a bounded cost for pasted text). */
+export const MAX_QUERY_TERMS = 256;
+
+/**
+ * The weighted index terms of a query and its IDF mass (what coverage is measured against): the
+ * analysed words (weight 1), the terms the request implies (a file path needs a file tool),
+ * corrections of mistyped words, and — at lower weight and outside the mass, since they say again
+ * what the request already says — the glossary's Chinese renderings and the learned associations.
+ */
+export function buildQueryTerms(
+  index: Bm25Index,
+  query: string,
+  typos: () => TypoMatcher,
+  options: { expand?: boolean; expansionScale?: number; correctTypos?: boolean; weighTerms?: boolean } = {},
+): QueryTerms {
+  const q: QueryTerms = { ids: [], weights: [], terms: [], origins: [], sources: [], mass: 0, unknownMass: 0 };
+  let mass = 0;
+  let unknownMass = 0;
+  const own = new Set<number>();
+  const add = (id: number, term: string, weight: number, origin: TermOrigin, source: string) => {
+    own.add(id);
+    q.ids.push(id);
+    q.weights.push(weight);
+    q.terms.push(term);
+    q.origins.push(origin);
+    q.sources.push(source);
+  };
+  const unique = new Set(analyzeQuery(query).slice(0, MAX_QUERY_TERMS));
+  const implied = new Set<string>();
+  // Implied terms count only where the catalog has them (an unknown one would lower coverage).
+  for (const term of impliedQueryTerms(query))
+    if (index.termId(term) !== undefined && !unique.has(term)) implied.add(term);
+  let unknown = 0;
+  // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.
+  const weak: { term: string; weight: number }[] = [];
+  for (const term of [...unique, ...implied]) {
+    const id = index.termId(term);
+    if (id !== undefined) {
+      if (own.has(id)) continue;
+      const weight = options.weighTerms === false || implied.has(term) ? 1 : learnedTerm(term).weight;
+      mass += weight * index.idf(id);
+      add(id, term, weight, implied.has(term) ? 'implied' : 'query', term);
+      if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
+      continue;
+    }
+    // A word no tool contains: perhaps a typo of one that does (bounded: the first few only).
+    const correction = options.correctTypos !== false && unknown < MAX_UNKNOWN_TERMS ? typos().match(term) : undefined;
+    if (correction !== undefined && !own.has(correction.id)) {
+      mass += index.idf(correction.id);
+      add(correction.id, correction.term, EXPANSION.typoWeight, 'typo', term);
+      unknown += 1;
+      continue;
+    }
+    weak.push({ term, weight: 1 });
+    // Words no tool contains make a query less answerable, but only the first few count: a
+    // pasted blob (a base64 image, a log line) must not drown the words that do match.
+    const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
+    mass += missing;
+    unknownMass += missing;
+  }
+  // Glossary renderings for every word of the request, known here or not ("game" in a catalog
+  // whose game tools are described only in Chinese), weighted like the word.
+  for (const term of unique) {
+    const weight = options.weighTerms === false ? 1 : learnedTerm(term).weight;
+    for (const rendering of glossaryTerms(term)) {
+      const id = index.termId(rendering);
+      if (id !== undefined && !own.has(id)) add(id, rendering, EXPANSION.glossaryWeight * weight, 'glossary', term);
+    }
+  }
+  if (options.expand !== false && unique.size <= EXPANSION.maxTermsToExpand)
+    expand(index, weak, own, add, options.expansionScale ?? 1);
+  return { ...q, mass, unknownMass };
+}
+
+/** Adds the strongest learned associations of the request's terms (each target once, at its best weight). */
+function expand(
+  index: Bm25Index,
+  sources: readonly { term: string; weight: number }[],
+  own: ReadonlySet<number>,
+  add: (id: number, term: string, weight: number, origin: TermOrigin, source: string) => void,
+  scaleBy: number,
+): void {
+  const best = new Map<number, { term: string; weight: number; source: string }>();
+  for (const { term: source, weight: sourceWeight } of sources.slice(0, EXPANSION.maxTermsToExpand)) {
+    const scale = sourceWeight * scaleBy;
+    for (const { term, weight } of learnedTerm(source).associations) {
+      const id = index.termId(term);
+      if (id === undefined || own.has(id)) continue;
+      const w = weight * scale;
+      const seen = best.get(id);
+      if (seen === undefined || w > seen.weight) best.set(id, { term, weight: w, source });
+    }
+  }
+  [...best]
+    .sort((a, b) => b[1].weight - a[1].weight || a[0] - b[0])
+    .slice(0, EXPANSION.maxAssociations)
+    .forEach(([id, { term, weight, source }]) => add(id, term, weight, 'association', source));
+}

@@ -1,0 +1,22 @@
+/** Why a tool was returned. */
+export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
+
+/** One query's answer: the hits, how sure search is of them, and what it withheld. */
+export interface SearchAnswer {
+  readonly hits: SearchHit[];
+  /** Calibrated probability (0…1) that the hits hold a right tool; 1 for an exact name. */
+  readonly confidence: number;
+  /** When search abstained: the tools it would have returned (for "no good match" and its sources). */
+  readonly nearest: SearchHit[];
+}
+
+/** Confidence of a name-substring fallback: a name contains the text, nothing more is known. */
+export const SUBSTRING_CONFIDENCE = 0.5;
+
+export interface SearchHit {
+  /** Position of the tool in the catalog the engine was built from. */
+  readonly index: number;
+  readonly name: string;
+  readonly score: number;
+  readonly reason: MatchReason;
+}

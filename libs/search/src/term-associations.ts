@@ -1,0 +1,51 @@
+import { TERM_ASSOCIATIONS_TEXT } from './generated/term-associations';
+
+/** A learned association of a query term with a tool-side term. */
+export interface TermAssociation {
+  /** The associated index term (a Snowball stem or a CJK bigram). */
+  readonly term: string;
+  /** Expansion weight relative to the query word itself, in (0, 1). */
+  readonly weight: number;
+}
+
+/** What the learned table knows of one query term. */
+export interface LearnedTerm {
+  /** Weight of the term itself in a request (term necessity; 1 when not learned). */
+  readonly weight: number;
+  readonly associations: readonly TermAssociation[];
+}
+
+let table: Map<string, LearnedTerm> | undefined;
+const UNKNOWN: LearnedTerm = { weight: 1, associations: [] };
+
+/**
+ * Parses the learned table (`generated/term-associations.ts`, written by
+ * `libs/search/scripts/learn-associations.ts`) once, on first use.
+ */
+export function parseAssociations(text: string): Map<string, LearnedTerm> {
+  const parsed = new Map<string, LearnedTerm>();
+  for (const line of text.split('\n')) {
+    const [from, ...entries] = line.split(' ');
+    if (from === undefined || from === '') continue;
+    const row: TermAssociation[] = [];
+    let own = 1;
+    for (const entry of entries) {
+      if (entry.startsWith('=')) {
+        const weight = Number(entry.slice(1)) / 100;
+        if (weight > 0 && weight <= 1) own = weight;
+        continue;
+      }
+      const colon = entry.lastIndexOf(':');
+      const weight = Number(entry.slice(colon + 1)) / 100;
+      if (colon > 0 && weight > 0 && weight < 1) row.push({ term: entry.slice(0, colon), weight });
+    }
+    if (row.length > 0 || own < 1) parsed.set(from, { weight: own, associations: row });
+  }
+  return parsed;
+}
+
+/** What the table learned of an analysed query term (weight 1 and no associations when nothing). */
+export function learnedTerm(term: string): LearnedTerm {
+  table ??= parseAssociations(TERM_ASSOCIATIONS_TEXT);
+  return table.get(term) ?? UNKNOWN;
+}
