@@ -11,7 +11,8 @@ import { evaluate } from '../src/eval-metrics';
 import type { EvalQuery } from '../src/query-file';
 import { parseQueryFile } from '../src/query-file';
 import { splitQueries } from '../src/query-split';
-import { DEFAULT_RANKING, SearchEngine, type RankingOptions } from '../src/search-engine';
+import { DEFAULT_RANKING, type RankingOptions } from '../src/ranking-options';
+import { SearchEngine } from '../src/search-engine';
 import { toSearchDocument } from '../src/search-document';
 
 const here = dirname(fileURLToPath(import.meta.url));

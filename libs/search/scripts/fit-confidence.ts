@@ -14,7 +14,8 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { confidenceFeatures, confidenceOf, type ConfidenceFeatures, type ConfidenceModel } from '../src/confidence';
 import { splitQueries } from '../src/query-split';
-import { DEFAULT_RANKING, SearchEngine } from '../src/search-engine';
+import { DEFAULT_RANKING } from '../src/ranking-options';
+import { SearchEngine } from '../src/search-engine';
 import { loadEvalSet, EVAL_SETS } from './eval-data';
 
 const MAX_LOST_HITS = 0.01;

@@ -3,7 +3,8 @@ import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog'
 import { tool, toolset } from '@toolsearch/testing';
 import { confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { DEFAULT_RANKING, MIN_TOOLS_TO_ABSTAIN, SearchEngine } from './search-engine';
+import { DEFAULT_RANKING } from './ranking-options';
+import { MIN_TOOLS_TO_ABSTAIN, SearchEngine } from './search-engine';
 import { toSearchDocument } from './search-document';
 
 // A catalog large enough for abstention: many services, each described in plain words.

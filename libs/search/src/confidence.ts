@@ -1,7 +1,7 @@
 import { wordTerms, words } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import type { QueryTerms } from './query-terms';
+import { MAX_QUERY_CHARS, type QueryTerms } from './query-terms';
 
 /**
  * What the confidence of an answer is computed from, all shares in 0…1. Deliberately nothing about
@@ -34,7 +34,7 @@ const MAX_WORDS = 64;
 function unknownWordShare(index: Bm25Index, query: string): number {
   let plain = 0;
   let missing = 0;
-  for (const word of words(query).slice(0, MAX_WORDS)) {
+  for (const word of words(query.slice(0, MAX_QUERY_CHARS)).slice(0, MAX_WORDS)) {
     if (!LOWER_WORD.test(word)) continue;
     const terms = wordTerms(word, true);
     if (terms.length === 0) continue; // a stop word

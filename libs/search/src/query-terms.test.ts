@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
 import { EXPANSION } from './query-terms';
-import { DEFAULT_RANKING, SearchEngine } from './search-engine';
+import { DEFAULT_RANKING } from './ranking-options';
+import { SearchEngine } from './search-engine';
 import { toSearchDocument } from './search-document';
 import { learnedTerm, parseAssociations } from './term-associations';
 

@@ -45,6 +45,9 @@ const MAX_UNKNOWN_TERMS = 3;
 /** Query terms beyond this many are ignored (a bounded cost for pasted text). */
 export const MAX_QUERY_TERMS = 256;
 
+/** Characters of a query that are analysed; the bridge cuts queries shorter still. */
+export const MAX_QUERY_CHARS = 8192;
+
 /**
  * The weighted index terms of a query and its IDF mass (what coverage is measured against): the
  * analysed words (weight 1), the terms the request implies (a file path needs a file tool),
@@ -69,10 +72,11 @@ export function buildQueryTerms(
     q.origins.push(origin);
     q.sources.push(source);
   };
-  const unique = new Set(analyzeQuery(query).slice(0, MAX_QUERY_TERMS));
+  const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+  const unique = new Set(analyzeQuery(text).slice(0, MAX_QUERY_TERMS));
   const implied = new Set<string>();
   // Implied terms count only where the catalog has them (an unknown one would lower coverage).
-  for (const term of impliedQueryTerms(query))
+  for (const term of impliedQueryTerms(text))
     if (index.termId(term) !== undefined && !unique.has(term)) implied.add(term);
   let unknown = 0;
   // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.

@@ -60,6 +60,14 @@ describe('TypoMatcher', () => {
     );
   });
 
+  it('analyses a bounded prefix of a pasted blob, quickly', () => {
+    const blob = 'weathr '.repeat(200_000);
+    const started = performance.now();
+    const terms = engine.queryTerms(blob);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(terms.terms).toEqual(['weather']);
+  });
+
   it('ignores terms too long to be words', () => {
     const matcher = new TypoMatcher([['a'.repeat(30), 0]], () => 9);
     expect(matcher.match('a'.repeat(29))).toBeUndefined();
