@@ -29,7 +29,7 @@ export const PROGRAMS = {
 export const bundlePath = (name) => join(PROGRAMS[name].project, 'dist', 'main.js');
 
 /** Files besides the sources whose change makes a bundle stale (what is external, how it builds). */
-export const BUILD_CONFIG = ['scripts/build.mjs', 'package-lock.json'];
+export const BUILD_CONFIG = ['scripts/build.mjs', 'package-lock.json', 'tsconfig.base.json'];
 
 const WORKSPACE_SCOPE = '@toolsearch/';
 const isBare = (path) => !path.startsWith('.') && !path.startsWith('/') && !path.startsWith('node:');
@@ -94,6 +94,8 @@ function writeAtomically(path, contents) {
 export async function buildProgram(name, root = ROOT) {
   const { build } = await import('esbuild');
   const { project, entry } = PROGRAMS[name];
+  // Sources are read after this moment: one saved during the build counts as newer than the bundle.
+  const startedAt = Date.now();
   const outdir = resolve(root, project, 'dist');
   // Resolving a package from the bundle's folder (externalPackages) needs the folder to exist.
   mkdirSync(outdir, { recursive: true });
@@ -118,7 +120,7 @@ export async function buildProgram(name, root = ROOT) {
   for (const file of result.outputFiles) writeAtomically(file.path, file.contents);
   writeAtomically(
     join(outdir, 'build-info.json'),
-    `${JSON.stringify({ entry: join(project, entry), inputs: [...inputs, ...BUILD_CONFIG] }, null, 2)}\n`,
+    `${JSON.stringify({ entry: join(project, entry), startedAt, inputs: [...inputs, ...BUILD_CONFIG] }, null, 2)}\n`,
   );
   return inputs;
 }
@@ -140,11 +142,11 @@ export function isStale(name, root = ROOT) {
   const bundle = resolve(root, bundlePath(name));
   const info = join(dirname(bundle), 'build-info.json');
   if (!existsSync(bundle) || !existsSync(info)) return true;
-  const builtAt = Math.min(statSync(bundle).mtimeMs, statSync(info).mtimeMs);
-  const { inputs } = JSON.parse(readFileSync(info, 'utf8'));
+  const { startedAt, inputs } = JSON.parse(readFileSync(info, 'utf8'));
+  if (typeof startedAt !== 'number' || !Array.isArray(inputs)) return true;
   return inputs.some((input) => {
     const path = resolve(root, input);
-    return !existsSync(path) || statSync(path).mtimeMs > builtAt;
+    return !existsSync(path) || statSync(path).mtimeMs > startedAt;
   });
 }
 
