@@ -1,4 +1,5 @@
-// toolsearchd entry point: `node --import tsx services/toolsearchd/src/main.ts [--config FILE]`.
+// toolsearchd entry point, bundled to `services/toolsearchd/dist/main.js` (`npx toolsearchd [--config FILE]`; from
+// the sources in development: `node --import tsx services/toolsearchd/src/main.ts`).
 // Reads the config (YAML file + TOOLSEARCH_* environment), starts the daemon, registers the
 // configured tenants' catalogs, and drains gracefully on SIGTERM/SIGINT.
 import { readFileSync } from 'node:fs';
