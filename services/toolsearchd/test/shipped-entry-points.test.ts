@@ -42,8 +42,15 @@ function k8sContainers(): { file: string; container: Container }[] {
 /** The bare package names (or relative node_modules paths) a bundle imports at run time. */
 function importsOf(bundle: string): string[] {
   const specifiers = new Set<string>();
-  for (const match of read(bundle).matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)"([^"]+)"/g))
-    if (match[1] !== undefined && !match[1].startsWith('node:')) specifiers.add(match[1]);
+  // Static imports start a line in esbuild's output; dynamic ones are `import("…")` calls. Text in
+  // comments and strings (`"cat" is one edit from "car"`) is neither.
+  const text = read(bundle);
+  const found = [
+    ...text.matchAll(/^import\b[^;]*?\bfrom\s*"([^"]+)"/gm),
+    ...text.matchAll(/^import\s*"([^"]+)"/gm),
+    ...text.matchAll(/\bimport\(\s*"([^"]+)"\s*\)/g),
+  ];
+  for (const match of found) if (match[1] !== undefined && !match[1].startsWith('node:')) specifiers.add(match[1]);
   return [...specifiers];
 }
 
