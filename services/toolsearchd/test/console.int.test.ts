@@ -263,7 +263,14 @@ describe('web console over HTTP', () => {
     } finally {
       controller.abort();
     }
-    for (const path of ['/nothing', '/toString', '/approvals/a-AAAAAAAAAAAAAAAAAAAA/decide/more', '/assets/../../x'])
+    for (const path of [
+      '/nothing',
+      '/toString',
+      '/approvals/a-AAAAAAAAAAAAAAAAAAAA/decide/more',
+      '/toolsets/extra',
+      '/sign-in/extra',
+      '/assets/nothing.js',
+    ])
       expect((await alice.request(path)).response.status).toBe(404);
   });
 
