@@ -231,6 +231,18 @@ describe('web console over HTTP', () => {
     expect((await alice.request('/sessions')).response.status).toBe(403);
   });
 
+  it('refuses sign-ins to a tenant from an address after 20 failures in a minute, right keys included', async () => {
+    const { QUICK } = scenario;
+    for (let i = 0; i < 20; i += 1) {
+      const { response } = await new ConsoleAgent(base).signIn(QUICK, `tsk_a-wrong-guess-number-${i}-0000000000`);
+      expect(response.status).toBe(401);
+    }
+    const right = await new ConsoleAgent(base).signIn(QUICK, TEST_KEYS.alice);
+    expect(right.response.status).toBe(429);
+    // Other tenants' sign-ins from this address are not held back.
+    expect((await new ConsoleAgent(base).signIn(MAIN, TEST_KEYS.alice)).response.status).toBe(303);
+  });
+
   it('caps the live streams of one sign-in, and answers unknown paths with 404', async () => {
     const alice = await signedIn(MAIN, TEST_KEYS.alice);
     const controller = new AbortController();
@@ -251,7 +263,14 @@ describe('web console over HTTP', () => {
     } finally {
       controller.abort();
     }
-    for (const path of ['/nothing', '/toString', '/approvals/a-AAAAAAAAAAAAAAAAAAAA/decide/more', '/assets/../../x'])
+    for (const path of [
+      '/nothing',
+      '/toString',
+      '/approvals/a-AAAAAAAAAAAAAAAAAAAA/decide/more',
+      '/toolsets/extra',
+      '/sign-in/extra',
+      '/assets/nothing.js',
+    ])
       expect((await alice.request(path)).response.status).toBe(404);
   });
 

@@ -5,6 +5,7 @@ import type { CredentialBook, CredentialRole } from '../identity/credentials';
 import { ConsoleError } from './console-errors';
 import { PRE_SIGN_IN_COOKIE, cookieOf, sameSecret, type ConsoleSessions, type SignedIn } from './console-sessions';
 import { field } from './form-body';
+import { SignInLimiter } from './sign-in-limiter';
 
 /** Roles that may sign in to the console: approvers decide, operators read. Gateways never. */
 const CONSOLE_ROLES: readonly CredentialRole[] = ['approver', 'operator'];
@@ -18,6 +19,8 @@ const KEY_TEXT = /^[A-Za-z0-9._~+/=-]{1,512}$/;
  * against the config by the key's digest, so roles follow the config, not the sign-in.
  */
 export class ConsoleAuth {
+  readonly #limiter = new SignInLimiter();
+
   constructor(private readonly deps: { credentials: CredentialBook; sessions: ConsoleSessions }) {}
 
   /** Checks a sign-in form (its CSRF pair included); returns the new session's cookie value. */
@@ -30,7 +33,17 @@ export class ConsoleAuth {
       );
     const tenant = TenantIdSchema.safeParse(field(form, 'tenant', 63));
     if (!tenant.success) throw new ConsoleError('BAD_REQUEST', 'a tenant id is 1–63 of a-z, 0-9 and -.');
-    const key = field(form, 'key', 512);
+    const who = `${req.socket.remoteAddress ?? ''}/${tenant.data}`;
+    this.#limiter.check(who);
+    try {
+      return await this.#signIn(tenant.data, field(form, 'key', 512));
+    } catch (error) {
+      if (error instanceof ConsoleError) this.#limiter.fail(who);
+      throw error;
+    }
+  }
+
+  async #signIn(tenant: string, key: string): Promise<string> {
     if (!KEY_TEXT.test(key)) throw new ConsoleError('UNAUTHENTICATED', 'this is not a credential key of this tenant.');
     if (key.startsWith('tst_'))
       throw new ConsoleError(
@@ -38,14 +51,14 @@ export class ConsoleAuth {
         'a session token cannot sign in to the console: sign in with an approver or operator key.',
       );
     const digest = tokenDigest(key);
-    const caller = this.deps.credentials.identifyDigest(tenant.data, digest);
+    const caller = this.deps.credentials.identifyDigest(tenant, digest);
     if (caller === undefined) throw new ConsoleError('UNAUTHENTICATED', 'this is not a credential key of this tenant.');
     if (!CONSOLE_ROLES.some((role) => caller.roles.has(role)))
       throw new ConsoleError(
         'FORBIDDEN',
         `key '${caller.name}' has neither the approver nor the operator role; gateway keys cannot sign in to the console.`,
       );
-    return this.deps.sessions.create({ tenant: tenant.data, name: caller.name, keyDigest: digest });
+    return this.deps.sessions.create({ tenant, name: caller.name, keyDigest: digest });
   }
 
   /** The signed-in session of a request, with its key's roles now; undefined when there is none. */

@@ -6,6 +6,7 @@ import type { OperatorViews } from '../operator-views';
 import type { TenantPolicy } from '../policy-config';
 import type { QuotaReport } from '../quotas';
 import type { SessionDescriptor } from '../session-store.adapter';
+import type { SurfaceEndpoints } from '../surface-endpoints';
 
 /**
  * What the console reads and does, each through the daemon's own code for the NATS endpoint of
@@ -40,7 +41,7 @@ export interface ConsoleBackend {
   /** The operator views (`sessions.list/show`, `toolsets.list`, `audit.recent`). */
   readonly views: OperatorViews;
   /** `sessions.<s>.search` over the session's surface (the console asks with `explain: true`). */
-  search(tenant: string, session: string, body: unknown): Promise<unknown>;
+  search(tenant: string, session: string, body: unknown): ReturnType<SurfaceEndpoints['search']>;
   /** The tenant's quotas and their usage (`tenant.show`). */
   quotas(tenant: string): Promise<QuotaReport>;
 }

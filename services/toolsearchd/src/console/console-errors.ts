@@ -19,6 +19,8 @@ export const CONSOLE_ERROR_CODES = {
   REQUEST_TIMEOUT: { status: 408 },
   /** The method is not one this path takes. */
   METHOD_NOT_ALLOWED: { status: 405 },
+  /** Too many failed sign-ins from this address for this tenant lately. */
+  TOO_MANY_ATTEMPTS: { status: 429 },
   /** Too many live-update streams open on this replica. */
   TOO_MANY_STREAMS: { status: 503 },
 } as const;

@@ -1,4 +1,3 @@
-import type { HitExplanation } from '@toolsearch/search';
 import { ApprovalIdSchema, SessionIdSchema, WIRE_ERROR_CODES } from '@toolsearch/proto';
 import { RequestError } from '../serve-request';
 import { DECISION_OUTCOMES, heldCallDetail, heldCallList, type DecisionOutcome } from './approvals-page';
@@ -103,15 +102,12 @@ export class ConsolePages {
     const asked = (query ?? '').trim().slice(0, 1000);
     let why = html``;
     if (asked !== '') {
-      const reply = (await this.backend.search(session.tenant, parsed.data, { queries: [asked], explain: true })) as {
-        ok: boolean;
-        explain?: { query: string; matches: HitExplanation[] }[];
-        error?: { message: string };
-      };
-      why = reply.ok
-        ? html`<h3>Why these tools for “${asked}”</h3>
-            ${whyResult(asked, reply.explain?.[0]?.matches ?? [])}`
-        : notice('error', reply.error?.message ?? 'the search failed.');
+      const reply = await this.backend.search(session.tenant, parsed.data, { queries: [asked], explain: true });
+      why =
+        'error' in reply
+          ? notice('error', reply.error.message)
+          : html`<h3>Why these tools for “${asked}”</h3>
+              ${whyResult(asked, ('explain' in reply ? reply.explain : undefined)?.[0]?.matches ?? [])}`;
     }
     return html`${sessionDetail(row)}
       <h2>Why this tool</h2>

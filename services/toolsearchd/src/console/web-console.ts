@@ -104,7 +104,9 @@ export class WebConsole {
   async #route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const parts = url.pathname.split('/').filter((part) => part !== '');
     const [, section, id, action] = parts;
-    if (parts.length > 4) throw new ConsoleError('NOT_FOUND', 'there is no such console page.');
+    // Only held calls and sessions have pages of their own (and files, under assets).
+    const deepest = section === 'approvals' ? 4 : section === 'sessions' || section === 'assets' ? 3 : 2;
+    if (parts.length > deepest) throw new ConsoleError('NOT_FOUND', 'there is no such console page.');
     if (section === 'assets') return this.#asset(req, res, id);
     if (section === 'sign-in') return req.method === 'POST' ? this.#signIn(req, res) : this.#signInForm(req, res);
     const session = await this.#auth.signedIn(req);
