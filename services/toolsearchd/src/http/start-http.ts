@@ -41,6 +41,9 @@ export async function startHttp(parts: DaemonParts, metrics: DaemonMetrics): Pro
   const frontDoor = new McpFrontDoor({
     backend,
     nc,
+    redis: parts.redis,
+    prefix: config.namespace.redisPrefix,
+    tenants: Object.keys(config.tenants),
     log,
     maxBodyBytes: config.limits.maxPayloadBytes,
     maxJsonDepth: config.limits.maxJsonDepth,
