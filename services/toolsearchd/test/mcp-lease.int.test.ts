@@ -1,0 +1,100 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ENDPOINTS } from '@toolsearch/proto';
+import type { Daemon } from '../src/daemon';
+import { cleanup, clientFor, daemonProcess, exited, startDaemon, tenantId, testConfig } from './harness';
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long the server's own connection may take on a busy test machine (a stdio process starting). */
+const CONNECT_ALLOWANCE_MS = 4000;
+
+describe('an attached MCP server owned through a lease', () => {
+  const config = testConfig({
+    mcp: { allowedCommands: [process.execPath] },
+    // A call to a replica that is gone fails fast instead of waiting the default 30 s.
+    dispatch: { timeoutMs: 2000 },
+  });
+  const { ttlMs, renewMs } = config.mcp.lease;
+  const dir = mkdtempSync(join(tmpdir(), 'toolsearchd-lease-'));
+  const configPath = join(dir, 'config.json');
+  writeFileSync(configPath, JSON.stringify({ ...config, log: { level: 'info' } }));
+  const tools = join(dir, 'tools.json');
+  writeFileSync(tools, JSON.stringify([{ name: 'lookup', description: 'Look a record up.', inputSchema: { type: 'object' } }]));
+  const children: ChildProcess[] = [];
+  let survivor: Daemon | undefined;
+
+  afterAll(async () => {
+    // The killed owner's server process outlives it; this file makes every copy exit.
+    writeFileSync(tools, 'EXIT');
+    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(children.map(exited));
+    await survivor?.close();
+    await cleanup(config);
+  });
+
+  it('after kill -9 of the owner, calls through the other replica work again within ttlMs + renewMs', async () => {
+    expect({ ttlMs, renewMs }).toEqual({ ttlMs: 10_000, renewMs: 3000 });
+    const owner = await daemonProcess(configPath);
+    children.push(owner);
+    const tenant = tenantId('lease');
+    const { nc, client } = await clientFor(tenant);
+    try {
+      // Only the owner serves yet: it attaches, and holds the connection.
+      await client.call(ENDPOINTS.mcpAttach, {
+        name: 'records',
+        transport: { type: 'stdio', command: process.execPath, args: [FIXTURE, tools] },
+      });
+      survivor = await startDaemon(config);
+      const { session } = await client.openSession({
+        grant: { toolsets: ['mcp-records'] },
+        model: { contextLength: 128_000 },
+      });
+      const other = survivor;
+      const call = async () => {
+        const [result] = await other.dispatchService.dispatcher.dispatch(await other.turnContext(tenant, session.id), [
+          { id: `c-${Date.now()}`, name: 'tool_call', arguments: { name: 'records__lookup', arguments: {} } },
+        ]);
+        return JSON.stringify(result).includes('called lookup');
+      };
+      // Through the relay to the owner.
+      expect(await call()).toBe(true);
+      expect(other.mcpServers()).toEqual([]);
+
+      owner.kill('SIGKILL');
+      await exited(owner);
+      const killed = Date.now();
+      let failed = 0;
+      while (!(await call())) {
+        failed += 1;
+        expect(Date.now() - killed).toBeLessThan(ttlMs + renewMs + CONNECT_ALLOWANCE_MS);
+        await sleep(200);
+      }
+      const recovered = Date.now() - killed;
+      // In between, calls failed (the owner's lease had not expired); then the survivor reconnected.
+      expect(failed).toBeGreaterThan(0);
+      expect(recovered).toBeLessThan(ttlMs + renewMs + CONNECT_ALLOWANCE_MS);
+      expect(other.mcpServers()).toEqual([{ tenant, server: 'records', connected: true }]);
+      console.info(`mcp lease takeover: calls worked again ${recovered} ms after kill -9 of the owner`);
+
+      // The toolset is available again, with its tools.
+      const { toolsets } = await client.call(ENDPOINTS.toolsetsList, {});
+      const records = toolsets.find((toolset) => toolset.id === 'mcp-records');
+      expect(records).toMatchObject({ id: 'mcp-records' });
+      expect(records?.unavailable).toBeUndefined();
+      expect(records?.tools).toBe(1);
+
+      // Detach works from the replica that now owns it, and the lease goes with it.
+      await client.call(ENDPOINTS.mcpDetach, { name: 'records' });
+      await sleep(renewMs + 500);
+      expect(other.mcpServers()).toEqual([]);
+    } finally {
+      await nc.close();
+    }
+  }, 60_000);
+});
