@@ -195,9 +195,7 @@ export class McpLeases {
       // Given back: the next look (here or on another replica) tries again.
       this.#held.delete(key);
       await this.deps.redis.eval(RELEASE, 1, this.#lease(tenant, name), this.#replica).catch(() => undefined);
-      await targets
-        .markUnavailable(tenant, name, 'no replica could reconnect to it; retrying')
-        .catch(() => undefined);
+      await targets.markUnavailable(tenant, name, 'no replica could reconnect to it; retrying').catch(() => undefined);
       log.warn({ tenant, server: name, err: (error as Error).message }, 'could not take over an MCP server');
     }
   }

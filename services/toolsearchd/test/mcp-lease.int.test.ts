@@ -25,7 +25,10 @@ describe('an attached MCP server owned through a lease', () => {
   const configPath = join(dir, 'config.json');
   writeFileSync(configPath, JSON.stringify({ ...config, log: { level: 'info' } }));
   const tools = join(dir, 'tools.json');
-  writeFileSync(tools, JSON.stringify([{ name: 'lookup', description: 'Look a record up.', inputSchema: { type: 'object' } }]));
+  writeFileSync(
+    tools,
+    JSON.stringify([{ name: 'lookup', description: 'Look a record up.', inputSchema: { type: 'object' } }]),
+  );
   const children: ChildProcess[] = [];
   let survivor: Daemon | undefined;
 
