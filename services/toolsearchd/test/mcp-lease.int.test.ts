@@ -3,10 +3,24 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
-import { cleanup, clientFor, daemonProcess, exited, startDaemon, tenantId, testConfig } from './harness';
+import { RedisKeys } from '../src/redis-keys';
+import { countingServer, type CountingServer } from './counting-http-server';
+import {
+  cleanup,
+  clientFor,
+  daemonFixture,
+  daemonProcess,
+  eventually,
+  exited,
+  freePort,
+  startDaemon,
+  tenantId,
+  testConfig,
+} from './harness';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -100,4 +114,42 @@ describe('an attached MCP server owned through a lease', () => {
       await nc.close();
     }
   }, 60_000);
+});
+
+describe('a takeover of a stored attachment', () => {
+  const fixture = daemonFixture({ mcp: { lease: { ttlMs: 1000, renewMs: 200 } } });
+  let server: CountingServer | undefined;
+  afterAll(async () => {
+    await server?.close();
+    await fixture.stop();
+  });
+
+  it('passes the outbound policy of mcp.attach: a loopback server it refuses is never contacted', async () => {
+    const daemon = await fixture.start();
+    server = await countingServer(await freePort());
+    const tenant = tenantId('sneaky');
+    const client = await fixture.client(tenant);
+    // An attachment whose owner is gone (no lease), pointing where the default policy refuses.
+    await client.putToolset({
+      id: 'mcp-sneaky',
+      kind: 'mcp',
+      label: 'sneaky',
+      tools: [{ name: 'ping', description: 'Ping.', inputSchema: { type: 'object' } }],
+    });
+    const redis = new Redis(fixture.config.redis.url ?? '');
+    try {
+      await redis.set(
+        new RedisKeys(fixture.config.namespace.redisPrefix).tenant(tenant, 'mcp', 'attach', 'sneaky'),
+        JSON.stringify({ name: 'sneaky', transport: { type: 'http', url: `${server.origin}/mcp` } }),
+      );
+    } finally {
+      redis.disconnect();
+    }
+    const sneaky = async () =>
+      (await client.call(ENDPOINTS.toolsetsList, {})).toolsets.find((toolset) => toolset.id === 'mcp-sneaky');
+    await eventually(async () => expect((await sneaky())?.unavailable).toBeDefined(), 5000);
+    await sleep(1000);
+    expect(server.connections()).toBe(0);
+    expect(daemon.mcpServers()).toEqual([]);
+  }, 20_000);
 });
