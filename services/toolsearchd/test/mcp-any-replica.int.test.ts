@@ -153,3 +153,56 @@ describe('MCP sessions without sticky routing', () => {
     }
   }, 60_000);
 });
+
+describe('MCP session caps across replicas', () => {
+  const fixture = daemonFixture({ http: { port: 0, maxMcpSessionsPerCredential: 2 } });
+  let second: Daemon | undefined;
+  afterAll(async () => {
+    await second?.close();
+    await fixture.stop();
+  });
+
+  it("counts a credential's sessions on every replica together, and frees a slot ended on another", async () => {
+    const first = await fixture.start();
+    second = await startDaemon(fixture.config);
+    const client = await fixture.client(tenantId('caps'));
+    const { token } = await client.openSession({ grant: { toolsets: [] }, model: { contextLength: 128_000 } });
+    const request = (daemon: Daemon, method: string, headers: Record<string, string> = {}) =>
+      fetch(`${daemon.httpAddress ?? ''}/mcp`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        ...(method === 'POST'
+          ? {
+              body: JSON.stringify({
+                jsonrpc: '2.0',
+                id: 1,
+                method: 'initialize',
+                params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+              }),
+            }
+          : {}),
+      });
+    const initialize = async (daemon: Daemon) => {
+      const response = await request(daemon, 'POST');
+      await response.text();
+      return { status: response.status, id: response.headers.get('mcp-session-id') ?? '' };
+    };
+    const one = await initialize(first);
+    const two = await initialize(second);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.id).not.toBe(two.id);
+    const over = await request(first, 'POST');
+    expect(over.status).toBe(429);
+    expect(((await over.json()) as { error: { data: { quota: string } } }).error.data.quota).toBe(
+      'http.maxMcpSessionsPerCredential',
+    );
+    // Ended through the replica that did not open it, the session gives its slot back.
+    expect((await request(second, 'DELETE', { 'mcp-session-id': one.id })).status).toBe(200);
+    expect((await initialize(first)).status).toBe(200);
+  }, 30_000);
+});
