@@ -153,3 +153,59 @@ describe('a takeover of a stored attachment', () => {
     expect(daemon.mcpServers()).toEqual([]);
   }, 20_000);
 });
+
+describe('a replica that stops cleanly', () => {
+  // A long lease with frequent looks: a handover faster than ttlMs can only come from a release.
+  const fixture = daemonFixture({
+    mcp: { allowedCommands: [process.execPath], lease: { ttlMs: 10_000, renewMs: 200 } },
+  });
+  let survivor: Daemon | undefined;
+  afterAll(async () => {
+    await survivor?.close();
+    await fixture.stop();
+  });
+
+  it('gives its leases up: another replica holds the server long before ttlMs, and a detach ends it', async () => {
+    const leaving = await fixture.start();
+    const tenant = tenantId('handover');
+    const client = await fixture.client(tenant);
+    const dir = mkdtempSync(join(tmpdir(), 'toolsearchd-handover-'));
+    const tools = join(dir, 'tools.json');
+    writeFileSync(
+      tools,
+      JSON.stringify([{ name: 'lookup', description: 'Look up.', inputSchema: { type: 'object' } }]),
+    );
+    await client.call(ENDPOINTS.mcpAttach, {
+      name: 'records',
+      transport: { type: 'stdio', command: process.execPath, args: [FIXTURE, tools] },
+    });
+    expect(leaving.mcpServers()).toEqual([{ tenant, server: 'records', connected: true }]);
+    survivor = await startDaemon(fixture.config);
+    const other = survivor;
+    await sleep(500);
+    // Held by the first replica, the second does not take it.
+    expect(other.mcpServers()).toEqual([]);
+    await leaving.close();
+    const left = Date.now();
+    await eventually(() => expect(other.mcpServers()).toEqual([{ tenant, server: 'records', connected: true }]), 9000);
+    expect(Date.now() - left).toBeLessThan(5000);
+
+    const reply = await client.call(ENDPOINTS.mcpDetach, { name: 'records' });
+    expect(reply.detached).toBe(true);
+    expect(other.mcpServers()).toEqual([]);
+    const { toolsets } = await client.call(ENDPOINTS.toolsetsList, {});
+    expect(toolsets.map((toolset) => toolset.id)).not.toContain('mcp-records');
+    const keys = new RedisKeys(fixture.config.namespace.redisPrefix);
+    const redis = new Redis(fixture.config.redis.url ?? '');
+    try {
+      expect(
+        await redis.exists(
+          keys.tenant(tenant, 'mcp', 'attach', 'records'),
+          keys.tenant(tenant, 'mcp', 'lease', 'records'),
+        ),
+      ).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
+  }, 30_000);
+});

@@ -239,6 +239,7 @@ export class McpFrontDoor {
       return refuse(req, res, slot);
     }
     let record: McpSessionRecord | undefined;
+    let initialized = false;
     try {
       const full = await this.#store.room(principal.tenant, credential);
       if (full !== undefined) return this.#refuseFull(req, res, full);
@@ -256,11 +257,12 @@ export class McpFrontDoor {
       record = { id: reserved.id, ...identity, credential, created: now, lastSeen: now, streams: 0 };
       this.#sweep.opening(record, slot);
       await this.#serve(record, req, res, read.value);
-      if (res.statusCode < 300) this.#observe('initialize', 'ok');
+      initialized = res.statusCode < 300;
+      if (initialized) this.#observe('initialize', 'ok');
     } finally {
-      // Not initialized (refused, or the SDK turned the initialize down): give everything back.
+      // Not initialized (refused, failed, or the SDK turned the initialize down): give everything back.
       if (record === undefined) slot.release();
-      else if (res.statusCode >= 300) await this.#end(record);
+      else if (!initialized) await this.#end(record);
     }
   }
 
