@@ -9,7 +9,8 @@ import type { DispatchHooks } from './dispatch/dispatcher';
 import { FanoutScheduler } from './fanout-scheduler';
 import { FoundTools } from './found-tools';
 import type { DaemonMetrics } from './http/metrics';
-import { McpPool } from './mcp-pool.adapter';
+import { McpLeases } from './mcp-lease';
+import { McpPool, mcpToolsetId } from './mcp-pool.adapter';
 import { OperatorViews } from './operator-views';
 import { TenantGuards } from './outbound/tenant-guards';
 import { QuotaGate, tenantQuotas } from './quotas';
@@ -47,6 +48,7 @@ export interface DaemonParts {
   readonly sessions: SessionLifecycle;
   readonly contexts: TurnContexts;
   readonly mcp: McpPool;
+  readonly leases: McpLeases;
   readonly dispatch: DispatchService;
   readonly quotas: QuotaGate;
   readonly surfaceEndpoints: SurfaceEndpoints;
@@ -165,6 +167,10 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     log,
     queue: config.namespace.queue,
     quotas,
+    leases: {
+      claim: (tenant, server) => leases.claim(tenant, server),
+      forget: (tenant, name) => leases.forget(tenant, name),
+    },
   });
   const sessions: SessionLifecycle = new SessionLifecycle({
     store,
@@ -196,6 +202,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     descriptor: (tenant, session) => sessions.descriptor(tenant, session),
   });
   const vettingEndpoints = new VettingEndpoints({ ...vetting, registry, fanout });
+  const leases: McpLeases = mcpLeases({ config, redis, nc, log, registry, fanout, mcp, toolsetEndpoints, dispatch });
 
   await registry.start(
     (change) => fanout.onRegistryChange(change),
@@ -233,6 +240,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     sessions,
     contexts,
     mcp,
+    leases,
     dispatch,
     quotas,
     surfaceEndpoints,
@@ -241,6 +249,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     views,
     routingBudgets,
     async stop() {
+      await leases.stop();
       await dispatch.close();
       await mcp.close();
       watch.close();
@@ -251,4 +260,43 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
       reassembly.stop();
     },
   };
+}
+
+/** The leases of tenants' attached MCP servers, acting on this replica's pool and the registry. */
+function mcpLeases(parts: {
+  config: DaemonConfig;
+  redis: RedisClient;
+  nc: NatsConnection;
+  log: Logger;
+  registry: ToolsetRegistry;
+  fanout: TierFanout;
+  mcp: McpPool;
+  toolsetEndpoints: ToolsetEndpoints;
+  dispatch: DispatchService;
+}): McpLeases {
+  const { config, registry, mcp } = parts;
+  return new McpLeases({
+    redis: parts.redis,
+    prefix: config.namespace.redisPrefix,
+    nc: parts.nc,
+    config: config.mcp.lease,
+    log: parts.log,
+    targets: {
+      tenants: () => registry.tenants(),
+      toolsets: (tenant) => registry.toolsets(tenant),
+      holds: (tenant, name) => mcp.has(tenant, name),
+      takeOver: (tenant, server) => parts.toolsetEndpoints.takeOver(tenant, server),
+      drop: async (tenant, name) => {
+        await mcp.detach(tenant, name, { keepToolset: true });
+        parts.dispatch.executors.stopServingMcp(tenant, name);
+      },
+      markUnavailable: async (tenant, name, reason) => {
+        const held = registry.toolsets(tenant).get(mcpToolsetId(name))?.toolset;
+        // Written once per outage: a toolset already shown unavailable is left as it is.
+        if (held === undefined || held.unavailable !== undefined) return;
+        const revision = await registry.put(tenant, { ...held, unavailable: reason });
+        parts.fanout.publishToolsetChanged(tenant, held.id, revision, false);
+      },
+    },
+  });
 }

@@ -6,6 +6,7 @@ import { TenantPolicySchema } from './policy-config';
 import { NatsConfigSchema, RedisConfigSchema, SecurityConfigSchema } from './connection-config';
 import { CredentialsSchema } from './identity/credentials';
 import { HttpConfigSchema } from './http/http-config';
+import { McpLeaseConfigSchema } from './mcp-lease';
 import { ReconnectConfigSchema } from './mcp-reconnect';
 import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
 import { QuotasSchema } from './quotas';
@@ -91,6 +92,8 @@ export const DaemonConfigSchema = z
         outbound: OutboundConfigSchema,
         /** Backoff of reconnects to an MCP server that went away. */
         reconnect: ReconnectConfigSchema,
+        /** How long a dead replica's attached servers wait for another to take them over (see mcp-lease.ts). */
+        lease: McpLeaseConfigSchema,
       })
       .strict()
       .prefault({}),

@@ -128,6 +128,11 @@ export class Daemon {
     return this.#parts?.actors.size ?? 0;
   }
 
+  /** The MCP servers whose connections this replica holds, and whether each is connected. */
+  mcpServers(): { tenant: string; server: string; connected: boolean }[] {
+    return this.#parts?.mcp.servers() ?? [];
+  }
+
   /** Attaches an MCP server for a tenant on the operator's behalf (config-declared servers). */
   attachMcp(tenant: string, server: McpServerConfig): Promise<{ toolset: string; tools: number }> {
     return this.#started.toolsetEndpoints.attachServer(tenant, server);

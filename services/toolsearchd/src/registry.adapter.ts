@@ -298,6 +298,11 @@ export class ToolsetRegistry {
     return existed;
   }
 
+  /** Tenants that have (or had) toolsets, as this replica follows the registry. */
+  tenants(): Iterable<string> {
+    return this.#tenants.keys();
+  }
+
   /** The tenant's current toolsets (never another tenant's). */
   toolsets(tenant: string): ReadonlyMap<string, { toolset: Toolset; revision: number }> {
     return this.#tenants.get(tenant) ?? new Map();

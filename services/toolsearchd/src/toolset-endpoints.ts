@@ -46,6 +46,11 @@ export class ToolsetEndpoints {
       queue: string;
       /** The tenant's quotas on toolsets, tools, bytes and MCP servers. */
       quotas?: QuotaGate;
+      /** Who owns each tenant-attached server's connection (see mcp-lease.ts). */
+      leases?: {
+        claim(tenant: string, config: McpServerConfig): Promise<void>;
+        forget(tenant: string, name: string): Promise<boolean>;
+      };
     },
   ) {}
 
@@ -128,39 +133,64 @@ export class ToolsetEndpoints {
 
   /**
    * `mcp.attach` from a tenant: stdio servers only for commands the operator allowed, HTTP servers
-   * only where the outbound policy allows (checked before any connection, and again on each).
+   * only where the outbound policy allows (checked before any connection, and again on each). The
+   * attachment is stored and this replica owns its connection through a lease, so another replica
+   * takes it over when this one dies.
    */
   async attach(tenant: string, body: unknown) {
     const request = parse(McpAttachRequestSchema, body);
+    this.#checkCommand(request);
+    this.#refuseOperatorOwned(tenant, `mcp-${request.name}`, 'replace');
+    this.#admit(tenant, { id: `mcp-${request.name}`, tools: 0, bytes: 0, mcp: true });
+    const { toolset, tools } = await this.#checkedAttach(tenant, request);
+    await this.deps.leases?.claim(tenant, request);
+    const revision = this.deps.registry.toolsets(tenant).get(toolset)?.revision ?? this.deps.registry.lastRevision;
+    return { ok: true as const, toolset, tools, revision };
+  }
+
+  /**
+   * Connects a tenant's stored attachment whose owner is gone, through exactly the checks of
+   * `mcp.attach` (allowed commands, outbound policy): a takeover is no way around them.
+   */
+  async takeOver(tenant: string, config: McpServerConfig): Promise<void> {
+    await this.#checkedAttach(tenant, config);
+  }
+
+  async #checkedAttach(tenant: string, request: McpServerConfig): Promise<{ toolset: string; tools: number }> {
+    this.#checkCommand(request);
+    const outbound =
+      request.transport.type === 'http' ? await this.#outbound(tenant, request.name, request.transport.url) : undefined;
+    try {
+      return await this.#attach(tenant, request, outbound);
+    } catch (error) {
+      if (outbound === undefined || !(error instanceof McpUnreachableError)) throw error;
+      this.deps.log.info({ tenant, server: request.name, err: error.message }, 'tenant MCP server not attached');
+      throw new McpUnreachableError(unreachableMessage(request.name), { cause: error });
+    }
+  }
+
+  #checkCommand(request: McpServerConfig): void {
     if (request.transport.type === 'stdio' && !this.deps.allowedCommands.includes(request.transport.command)) {
       throw new RequestError(
         WIRE_ERROR_CODES.FORBIDDEN,
         `stdio MCP servers can only run commands the operator allowed (mcp.allowedCommands); '${request.transport.command}' is not one of them.`,
       );
     }
-    this.#refuseOperatorOwned(tenant, `mcp-${request.name}`, 'replace');
-    this.#admit(tenant, { id: `mcp-${request.name}`, tools: 0, bytes: 0, mcp: true });
-    const outbound =
-      request.transport.type === 'http' ? await this.#outbound(tenant, request.name, request.transport.url) : undefined;
-    let attached: { toolset: string; tools: number };
-    try {
-      attached = await this.#attach(tenant, request, outbound);
-    } catch (error) {
-      if (outbound === undefined || !(error instanceof McpUnreachableError)) throw error;
-      this.deps.log.info({ tenant, server: request.name, err: error.message }, 'tenant MCP server not attached');
-      throw new McpUnreachableError(unreachableMessage(request.name), { cause: error });
-    }
-    const { toolset, tools } = attached;
-    const revision = this.deps.registry.toolsets(tenant).get(toolset)?.revision ?? this.deps.registry.lastRevision;
-    return { ok: true as const, toolset, tools, revision };
   }
 
+  /** `mcp.detach`, on whichever replica: the owner (this one or another, told by the lease) lets its connection go. */
   async detach(tenant: string, body: unknown) {
     const { name } = parse(McpDetachRequestSchema, body);
     this.#refuseOperatorOwned(tenant, `mcp-${name}`, 'detach');
-    const detached = await this.deps.mcp.detach(tenant, name);
+    const stored = (await this.deps.leases?.forget(tenant, name)) ?? false;
+    const local = await this.deps.mcp.detach(tenant, name);
     this.deps.executors.stopServingMcp(tenant, name);
-    return { ok: true as const, toolset: `mcp-${name}`, detached };
+    if (stored && !local) {
+      // Held by another replica: the toolset goes here, the connection there.
+      await this.deps.registry.delete(tenant, `mcp-${name}`);
+      this.deps.fanout.publishToolsetChanged(tenant, `mcp-${name}`, this.deps.registry.lastRevision, true);
+    }
+    return { ok: true as const, toolset: `mcp-${name}`, detached: stored || local };
   }
 
   /** Connects an MCP server for a tenant on the operator's behalf (no command check; the tenant cannot replace it). */

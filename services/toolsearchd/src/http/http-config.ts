@@ -55,11 +55,11 @@ export const HttpConfigSchema = z
     bodyIdleTimeoutMs: z.number().int().min(100).max(300_000).default(10_000),
     /** Open TCP connections from one remote address; 0 for no cap (behind a proxy, cap at the proxy). */
     maxConnectionsPerAddress: z.number().int().min(0).max(1_000_000).default(512),
-    /** MCP sessions open on this replica, all tenants together. */
+    /** MCP sessions this replica opened that are still open (wherever they are served), all tenants together. */
     maxMcpSessions: z.number().int().min(1).max(1_000_000).default(10_000),
-    /** MCP sessions of one tenant on this replica. */
+    /** MCP sessions of one tenant, all replicas together (counted in Redis). */
     maxMcpSessionsPerTenant: z.number().int().min(1).max(1_000_000).default(1_000),
-    /** MCP sessions opened with one credential (session token or API key) on this replica. */
+    /** MCP sessions opened with one credential (session token or API key), all replicas together (counted in Redis). */
     maxMcpSessionsPerCredential: z.number().int().min(1).max(1_000_000).default(100),
     /** The web console for approvers and operators under `/console` (docs/console.md). */
     console: ConsoleConfigSchema.prefault({}),

@@ -1,18 +1,21 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { HeldCallFollow } from './held-calls';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { NatsConnection, Subscription } from 'nats';
+import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { EVENTS, subject, WIRE_ERROR_CODES, type CallEnvelope } from '@toolsearch/proto';
+import { WIRE_ERROR_CODES, type CallEnvelope } from '@toolsearch/proto';
+import type { RedisClient } from '../redis-client';
 import { tokenDigest } from '../session-store.adapter';
 import { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, refuse, RPC_CODES, type Refusal } from './edge-refusal';
 import type { HttpConfig } from './http-config';
-import { isRefusal, McpSessionQuotas, type McpSessionSlot } from './mcp-session-quotas';
+import { McpEventStreams } from './mcp-event-streams';
+import { McpSessionSweep } from './mcp-session-sweep';
+import { isRefusal, McpSessionQuotas, quotaRefusal } from './mcp-session-quotas';
 import { sessionServer } from './mcp-session-server';
+import { McpSessionStore, type McpSessionRecord } from './mcp-session-store';
 import { readJsonBody } from './request-body';
 
 export { toCallToolResult } from './call-result';
@@ -58,69 +61,78 @@ export type FrontDoorLimits = Pick<
   | 'maxMcpSessionsPerCredential'
 >;
 
-interface Connection {
-  readonly identity: FrontDoorIdentity;
-  /** sha256 of the bearer that opened it; every later request must present the same one. */
-  readonly credential: string;
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
-  readonly subscription: Subscription;
-  readonly slot: McpSessionSlot;
-  /** When it last received a request or closed a stream (ms). */
-  lastSeen: number;
-  /** HTTP responses open for it: the GET event stream, requests in flight. 0: its client may be gone. */
-  streams: number;
-}
-
 /**
  * The MCP endpoint (`/mcp`, Streamable HTTP). Each MCP session acts as one toolsearch session:
  * `tools/list` is that session's assembled surface, `tools/call` goes through the same dispatcher
  * as NATS dispatch, and a change of the session's surface (its tier event, published once per
- * real change by whichever replica saw it) becomes `notifications/tools/list_changed` (the
- * server itself: `sessionServer`).
+ * real change by whichever replica saw it) becomes `notifications/tools/list_changed` on the
+ * session's GET event stream, on whichever replica holds it.
+ *
+ * No replica holds an MCP session: its record (the toolsearch session it acts as, the digest of
+ * the credential that opened it, created, last seen) is in Redis (`McpSessionStore`), and every
+ * request runs on a fresh stateless SDK transport and server, so any replica serves any request
+ * of any session. The daemon issues the `Mcp-Session-Id` on initialize and checks it on every
+ * later request (unknown or expired: 404); it serves the GET event stream itself.
  *
  * Every request is judged on its headers before its body is read: the bearer (401), the MCP
  * session it names (404, 403), the session caps (429); only then is the body read, within
  * `limits.maxPayloadBytes` and `http.bodyIdleTimeoutMs`.
  */
 export class McpFrontDoor {
-  readonly #connections = new Map<string, Connection>();
   readonly #backend: FrontDoorBackend;
-  readonly #nc: NatsConnection;
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
   readonly #maxJsonDepth: number;
   readonly #limits: FrontDoorLimits;
-  readonly #quotas: McpSessionQuotas;
+  readonly #store: McpSessionStore;
+  readonly #streams: McpEventStreams;
+  /** This replica's cap on the sessions it opened (`http.maxMcpSessions`); the other caps are counted in Redis. */
+  readonly #local: McpSessionQuotas;
+  readonly #sweep: McpSessionSweep;
   readonly #observe: (method: string, outcome: string) => void;
-  readonly #sweep: NodeJS.Timeout;
 
   constructor(options: {
     backend: FrontDoorBackend;
     nc: NatsConnection;
+    redis: RedisClient;
+    /** `namespace.redisPrefix`. */
+    prefix: string;
     log: Logger;
     maxBodyBytes: number;
     /** Deepest nesting a JSON body may have (`limits.maxJsonDepth`). */
     maxJsonDepth?: number;
     limits: FrontDoorLimits;
+    /** Tenants the config names: their quiet sessions are swept even when this replica never saw them. */
+    tenants?: readonly string[];
     observe?: (method: string, outcome: string) => void;
   }) {
     this.#backend = options.backend;
-    this.#nc = options.nc;
     this.#log = options.log;
     this.#maxBodyBytes = options.maxBodyBytes;
     this.#maxJsonDepth = options.maxJsonDepth ?? 64;
     this.#limits = options.limits;
-    this.#quotas = new McpSessionQuotas(options.limits);
+    this.#store = new McpSessionStore(options.redis, options.prefix, options.limits);
+    this.#streams = new McpEventStreams(options.nc);
+    const unlimited = Number.MAX_SAFE_INTEGER;
+    this.#local = new McpSessionQuotas({
+      maxMcpSessions: options.limits.maxMcpSessions,
+      maxMcpSessionsPerTenant: unlimited,
+      maxMcpSessionsPerCredential: unlimited,
+    });
     this.#observe = options.observe ?? (() => undefined);
-    const shortest = Math.min(options.limits.mcpIdleMs, options.limits.mcpAbandonedMs);
-    this.#sweep = setInterval(() => this.#endQuietSessions(), Math.min(Math.max(shortest / 4, 250), 60_000));
-    this.#sweep.unref();
+    this.#sweep = new McpSessionSweep({
+      store: this.#store,
+      streams: this.#streams,
+      limits: options.limits,
+      tenants: options.tenants ?? [],
+      end: (record) => this.#end(record),
+      log: options.log,
+    });
   }
 
-  /** MCP sessions open on this replica. */
+  /** MCP sessions this replica opened that are still open (anywhere). */
   get size(): number {
-    return this.#connections.size;
+    return this.#sweep.opened;
   }
 
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -140,10 +152,10 @@ export class McpFrontDoor {
     return this.#initialize(bearer, credential, req, res);
   }
 
-  /** A request on an open MCP session. */
+  /** A request on an open MCP session, which any replica may have opened. */
   async #continue(id: string, credential: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const connection = this.#connections.get(id);
-    if (connection === undefined) {
+    const record = await this.#store.get(id);
+    if (record === undefined) {
       return refuse(req, res, {
         status: 404,
         rpc: RPC_CODES.NO_SESSION,
@@ -151,7 +163,7 @@ export class McpFrontDoor {
         message: 'this MCP session is unknown or has ended; initialize a new one.',
       });
     }
-    if (!sameDigest(connection.credential, credential)) {
+    if (!sameDigest(record.credential, credential)) {
       return refuse(req, res, {
         status: 403,
         rpc: RPC_CODES.UNAUTHORIZED,
@@ -159,14 +171,58 @@ export class McpFrontDoor {
         message: 'this token does not belong to this MCP session.',
       });
     }
-    let body: unknown;
-    if (req.method === 'POST') {
-      const read = await this.#readBody(req, res);
-      if (!read.ok) return refuse(req, res, read.refusal);
-      body = read.value;
+    this.#sweep.saw(record.tenant);
+    if (req.method === 'GET') return this.#eventStream(record, req, res);
+    if (req.method === 'DELETE') {
+      await this.#end(record);
+      res.writeHead(200, { 'mcp-session-id': record.id });
+      res.end();
+      return;
     }
-    this.#track(connection, res);
-    await connection.transport.handleRequest(req, res, body);
+    const read = await this.#readBody(req, res);
+    if (!read.ok) return refuse(req, res, read.refusal);
+    await this.#serve(record, req, res, read.value);
+  }
+
+  /** The session's GET event stream, held by this replica for as long as the client keeps it open. */
+  async #eventStream(record: McpSessionRecord, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (!(req.headers.accept ?? '').includes('text/event-stream')) {
+      return refuse(req, res, {
+        status: 406,
+        rpc: RPC_CODES.INVALID_REQUEST,
+        code: EDGE_ERROR_CODES.BAD_REQUEST,
+        message: 'the event stream needs "Accept: text/event-stream".',
+      });
+    }
+    if (this.#streams.has(record.id)) {
+      return refuse(req, res, {
+        status: 409,
+        rpc: RPC_CODES.INVALID_REQUEST,
+        code: EDGE_ERROR_CODES.BAD_REQUEST,
+        message: 'this MCP session already has an event stream open.',
+      });
+    }
+    if (!(await this.#store.touch(record, 1))) return refuse(req, res, gone());
+    this.#streams.open(record.id, record, res, () => void this.#closed(record));
+  }
+
+  /** One request of the session on a stateless SDK transport and server of its own. */
+  async #serve(record: McpSessionRecord, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    if (!(await this.#store.touch(record, 1))) return refuse(req, res, gone());
+    const server = sessionServer(record, this.#backend, this.#observe);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.once('close', () => {
+      void this.#closed(record);
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    res.setHeader('mcp-session-id', record.id);
+    await transport.handleRequest(req, res, body);
+  }
+
+  /** A response of the session closed: one stream fewer, and the abandon clock starts from now. */
+  async #closed(record: McpSessionRecord): Promise<void> {
+    await this.#store.touch(record, -1).catch(() => undefined);
   }
 
   /** A request without an MCP session: it must be an initialize from a known credential under its caps. */
@@ -177,27 +233,54 @@ export class McpFrontDoor {
       this.#observe('initialize', 'unauthorized');
       return refuse(req, res, unauthenticated('the token is not valid: unknown, or its session was closed.'));
     }
-    const slot = this.#quotas.take(principal.tenant, credential);
+    const slot = this.#local.take(principal.tenant, credential);
     if (isRefusal(slot)) {
       this.#observe('initialize', slot.code);
       return refuse(req, res, slot);
     }
-    let transport: StreamableHTTPServerTransport | undefined;
+    let record: McpSessionRecord | undefined;
+    let initialized = false;
     try {
+      const full = await this.#store.room(principal.tenant, credential);
+      if (full !== undefined) return this.#refuseFull(req, res, full);
       const read = await this.#readBody(req, res);
       if (!read.ok) return refuse(req, res, read.refusal);
       if (!isInitializeRequest(read.value)) return refuse(req, res, noSession());
       const identity = await this.#attach(principal);
       if (!('session' in identity)) return refuse(req, res, identity);
-      transport = this.#open(identity, credential, slot, res);
-      await transport.handleRequest(req, res, read.value);
-    } finally {
-      // Not initialized (refused, or the SDK turned the initialize down): give everything back.
-      if (transport?.sessionId === undefined) {
-        slot.release();
-        await transport?.close().catch(() => undefined);
+      const reserved = await this.#store.reserve(identity, credential);
+      if ('refused' in reserved) {
+        if (identity.owned) await this.#release(identity);
+        return this.#refuseFull(req, res, reserved.refused);
       }
+      const now = Date.now();
+      record = { id: reserved.id, ...identity, credential, created: now, lastSeen: now, streams: 0 };
+      this.#sweep.opening(record, slot);
+      await this.#serve(record, req, res, read.value);
+      initialized = res.statusCode < 300;
+      if (initialized) this.#observe('initialize', 'ok');
+    } finally {
+      // Not initialized (refused, failed, or the SDK turned the initialize down): give everything back.
+      if (record === undefined) slot.release();
+      else if (!initialized) await this.#end(record);
     }
+  }
+
+  #refuseFull(req: IncomingMessage, res: ServerResponse, cap: 'credential' | 'tenant'): void {
+    const refusal =
+      cap === 'credential'
+        ? quotaRefusal(
+            'http.maxMcpSessionsPerCredential',
+            this.#limits.maxMcpSessionsPerCredential,
+            'MCP sessions are open with this credential',
+          )
+        : quotaRefusal(
+            'http.maxMcpSessionsPerTenant',
+            this.#limits.maxMcpSessionsPerTenant,
+            'MCP sessions of this tenant are open',
+          );
+    this.#observe('initialize', refusal.code);
+    refuse(req, res, refusal);
   }
 
   async #attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity | Refusal> {
@@ -221,95 +304,15 @@ export class McpFrontDoor {
     });
   }
 
-  /** Counts an open response of the session; when the last one closes, the abandon clock starts. */
-  #track(connection: Connection, res: ServerResponse): void {
-    connection.lastSeen = Date.now();
-    connection.streams += 1;
-    res.once('close', () => {
-      connection.streams -= 1;
-      connection.lastSeen = Date.now();
-    });
-  }
-
-  #open(
-    identity: FrontDoorIdentity,
-    credential: string,
-    slot: McpSessionSlot,
-    res: ServerResponse,
-  ): StreamableHTTPServerTransport {
-    const server = sessionServer(identity, this.#backend, this.#observe);
-    const subscription = this.#nc.subscribe(
-      subject(EVENTS.sessionTier.template, { tenant: identity.tenant, session: identity.session }),
-      {
-        callback: (error) => {
-          if (error) return;
-          server.sendToolListChanged().catch(() => undefined);
-        },
-      },
-    );
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        const connection: Connection = {
-          identity,
-          credential,
-          transport,
-          server,
-          subscription,
-          slot,
-          lastSeen: Date.now(),
-          streams: 0,
-        };
-        this.#connections.set(id, connection);
-        this.#track(connection, res);
-        this.#observe('initialize', 'ok');
-      },
-      onsessionclosed: (id) => this.#drop(id),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) {
-        void this.#drop(transport.sessionId);
-        return;
-      }
-      // Never initialized: nothing else will close what was opened for it.
-      subscription.unsubscribe();
-      if (identity.owned) void this.#release(identity);
-    };
-    void server
-      .connect(transport)
-      .catch((error: Error) => this.#log.warn({ err: error.message }, 'MCP connect failed'));
-    return transport;
-  }
-
   /**
-   * Ends sessions without a request for `mcpIdleMs`, and sooner — after `mcpAbandonedMs` — those
-   * whose client is gone (no stream open), so a client that vanished without DELETE (the MCP
-   * Inspector, a killed process) does not keep its session, or its API key's session, for 30 minutes.
+   * Ends a session (DELETE, the sweep, a refused initialize). Only the replica whose removal
+   * succeeded closes the session its API key opened, so it is closed once.
    */
-  #endQuietSessions(): void {
-    const now = Date.now();
-    for (const [id, connection] of this.#connections) {
-      const quiet = now - connection.lastSeen;
-      const reason =
-        quiet > this.#limits.mcpIdleMs
-          ? 'idle'
-          : connection.streams === 0 && quiet > this.#limits.mcpAbandonedMs
-            ? 'abandoned'
-            : undefined;
-      if (reason === undefined) continue;
-      this.#log.debug({ tenant: connection.identity.tenant, reason }, 'ending a quiet MCP session');
-      void this.#drop(id);
-    }
-  }
-
-  async #drop(id: string): Promise<void> {
-    const connection = this.#connections.get(id);
-    if (connection === undefined) return;
-    this.#connections.delete(id);
-    connection.slot.release();
-    connection.subscription.unsubscribe();
-    await connection.server.close().catch(() => undefined);
-    if (connection.identity.owned) await this.#release(connection.identity);
+  async #end(record: McpSessionRecord): Promise<void> {
+    this.#streams.end(record.id);
+    this.#sweep.ended(record.id);
+    if (!(await this.#store.end(record))) return;
+    if (record.owned) await this.#release(record);
   }
 
   #release(identity: FrontDoorIdentity): Promise<void> {
@@ -318,15 +321,28 @@ export class McpFrontDoor {
       .catch((error: Error) => this.#log.warn({ err: error.message }, 'could not close an API-key session'));
   }
 
-  /** Ends every MCP session (on shutdown). */
-  async close(): Promise<void> {
-    clearInterval(this.#sweep);
-    for (const id of [...this.#connections.keys()]) await this.#drop(id);
+  /**
+   * Stops this replica's part (on shutdown): its event streams end (their clients reopen them on
+   * another replica) and its sweep stops. The sessions stay: they are every replica's.
+   */
+  close(): Promise<void> {
+    this.#sweep.stop();
+    this.#streams.close();
+    return Promise.resolve();
   }
 }
 
 function unauthenticated(message: string): Refusal {
   return { status: 401, rpc: RPC_CODES.UNAUTHORIZED, code: EDGE_ERROR_CODES.UNAUTHENTICATED, message };
+}
+
+function gone(): Refusal {
+  return {
+    status: 404,
+    rpc: RPC_CODES.NO_SESSION,
+    code: EDGE_ERROR_CODES.SESSION_NOT_FOUND,
+    message: 'this MCP session has ended; initialize a new one.',
+  };
 }
 
 function noSession(): Refusal {

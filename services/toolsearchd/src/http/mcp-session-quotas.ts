@@ -1,6 +1,6 @@
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
-/** The caps on MCP sessions of one replica (`http.*` keys of the same names). */
+/** Caps on MCP sessions counted in this replica's memory (`http.*` keys of the same names). */
 export interface McpSessionLimits {
   readonly maxMcpSessions: number;
   readonly maxMcpSessionsPerTenant: number;
@@ -72,7 +72,7 @@ export function isRefusal(value: McpSessionSlot | Refusal): value is Refusal {
   return 'status' in value;
 }
 
-function quotaRefusal(quota: string, limit: number, what: string): Refusal {
+export function quotaRefusal(quota: string, limit: number, what: string): Refusal {
   return {
     status: 429,
     rpc: RPC_CODES.QUOTA,

@@ -43,6 +43,9 @@ export async function startHttp(
   const frontDoor = new McpFrontDoor({
     backend,
     nc,
+    redis: parts.redis,
+    prefix: config.namespace.redisPrefix,
+    tenants: Object.keys(config.tenants),
     log,
     maxBodyBytes: config.limits.maxPayloadBytes,
     maxJsonDepth: config.limits.maxJsonDepth,
