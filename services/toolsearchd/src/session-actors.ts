@@ -3,6 +3,7 @@ import { createActor, type ActorRefFrom, type SimulatedClock } from 'xstate';
 
 /** xstate's timer source (its `Clock` interface, which the package does not export by name). */
 type Clock = Pick<SimulatedClock, 'setTimeout' | 'clearTimeout'>;
+import { grantReaches } from './grant';
 import { sessionMachine, type AssembledFacts } from './session.machine';
 import type { SessionDescriptor } from './session-store.adapter';
 
@@ -74,10 +75,6 @@ export class SessionActors {
               ),
             ),
         release: ({ self }, { descriptor }) => this.#remove(descriptor.tenant, descriptor.id, self),
-        noteTier: ({ context }, { tier }) => {
-          const key = keyOf(context.descriptor.tenant, context.descriptor.id);
-          if (this.#recent.has(key)) this.#tiers.set(key, tier);
-        },
       },
     });
   }
@@ -126,12 +123,11 @@ export class SessionActors {
   assembled(tenant: string, id: string, facts: AssembledFacts): void {
     const actor = this.#actor(tenant, id);
     if (actor === undefined) return;
-    // A fan-out re-assembles thousands of sessions whose surface did not change: an event that
-    // would change nothing (same tier and hash, no latch to set) is not sent.
-    const { context } = actor.getSnapshot();
-    const latches = facts.mode === 'budget' && facts.activated && !context.descriptor.activated;
-    if (!latches && context.tier === facts.tier && context.hash === facts.hash) return;
-    actor.send({ type: 'assembled', facts });
+    this.#tiers.set(keyOf(tenant, id), facts.tier);
+    // A fan-out re-assembles thousands of sessions: only an assembly that can latch the bridge on
+    // is worth an event (xstate's send costs far more than this check, which the machine repeats).
+    const { descriptor } = actor.getSnapshot().context;
+    if (facts.mode === 'budget' && facts.activated && !descriptor.activated) actor.send({ type: 'assembled', facts });
   }
 
   /** The session's latched descriptor (after `assembled`), if the actor latched it on. */
@@ -179,7 +175,9 @@ export class SessionActors {
    */
   *toolsetsChanged(tenant: string, toolsetIds: readonly string[]): Generator<void> {
     for (const actor of [...(this.#tenants.get(tenant)?.values() ?? [])]) {
-      actor.send({ type: 'toolsets.changed', toolsets: toolsetIds });
+      // Sessions the change cannot reach get no event (the machine's guard is the same check).
+      if (grantReaches(actor.getSnapshot().context.descriptor.grant, toolsetIds))
+        actor.send({ type: 'toolsets.changed', toolsets: toolsetIds });
       yield;
     }
   }

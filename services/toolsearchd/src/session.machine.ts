@@ -12,7 +12,7 @@ export interface PendingTurn {
   readonly reject: (error: unknown) => void;
 }
 
-/** What an assembly of the session decided (the actor keeps the latch, tier and hash). */
+/** What an assembly of the session decided (the actor decides the `auto:N` latch from it). */
 export interface AssembledFacts {
   readonly mode: 'off' | 'on' | 'budget';
   readonly activated: boolean;
@@ -25,9 +25,6 @@ export interface SessionContext {
   readonly descriptor: SessionDescriptor;
   /** Turns waiting, oldest first; while `busy` the first one is running. */
   readonly queue: readonly PendingTurn[];
-  /** The tier and hash of the session's last assembly on this replica. */
-  readonly tier: number | undefined;
-  readonly hash: string | undefined;
   /** Children spawned from this session that are still open (as far as this replica saw). */
   readonly children: readonly string[];
   /** How long an idle actor stays in memory before it lets go (its state stays in Redis). */
@@ -55,7 +52,7 @@ export class SessionClosedError extends Error {
 
 /**
  * A session actor's behaviour: it owns the session's descriptor (grant, activation latch, found
- * tools), its last tier and hash, its children, and its turns. Turns run one at a time in the order
+ * tools), its children, and its turns. Turns run one at a time in the order
  * they came; lookups (assemble, search, describe) read the actor's descriptor without waiting for a
  * turn and report what they decided. The actor alone decides when a session re-assembles (a
  * toolset of its grant changed, its surface-shaping settings changed) and when its `auto:N` bridge
@@ -80,8 +77,6 @@ export const sessionMachine = setup({
     persistLatch: (_, _params: { descriptor: SessionDescriptor }) => undefined,
     /** Drop the actor from the replica's table (it ended: closed or idle). */
     release: (_, _params: { descriptor: SessionDescriptor }) => undefined,
-    /** Record the tier (for the tier metric). */
-    noteTier: (_, _params: { tier: number }) => undefined,
   },
   guards: {
     grantHolds: ({ context, event }) =>
@@ -102,8 +97,6 @@ export const sessionMachine = setup({
   context: ({ input }) => ({
     descriptor: input.descriptor,
     queue: [],
-    tier: undefined,
-    hash: undefined,
     children: [],
     idleMs: input.idleMs,
     closing: false,
@@ -116,23 +109,14 @@ export const sessionMachine = setup({
         if (event.surfaceChanged === true) enqueue({ type: 'reassemble', params: { descriptor: event.descriptor } });
       }),
     },
-    assembled: [
-      {
-        guard: 'latchNow',
-        actions: enqueueActions(({ context, event, enqueue }) => {
-          const descriptor = { ...context.descriptor, activated: true };
-          enqueue.assign({ descriptor, tier: event.facts.tier, hash: event.facts.hash });
-          enqueue({ type: 'persistLatch', params: { descriptor } });
-          enqueue({ type: 'noteTier', params: { tier: event.facts.tier } });
-        }),
-      },
-      {
-        actions: enqueueActions(({ event, enqueue }) => {
-          enqueue.assign({ tier: event.facts.tier, hash: event.facts.hash });
-          enqueue({ type: 'noteTier', params: { tier: event.facts.tier } });
-        }),
-      },
-    ],
+    assembled: {
+      guard: 'latchNow',
+      actions: enqueueActions(({ context, enqueue }) => {
+        const descriptor = { ...context.descriptor, activated: true };
+        enqueue.assign({ descriptor });
+        enqueue({ type: 'persistLatch', params: { descriptor } });
+      }),
+    },
     'toolsets.changed': {
       guard: 'grantHolds',
       actions: { type: 'reassemble', params: ({ context }) => ({ descriptor: context.descriptor }) },
