@@ -6,7 +6,7 @@ import type { DaemonConfig } from '../config';
 import type { TurnCall } from '@toolsearch/bridge';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
 import { followHeld, heldApprovalId, type HeldCallFollow } from './held-calls';
-import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './mcp-front-door';
+import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './front-door-types';
 
 type ApiKey = DaemonConfig['tenants'][string]['apiKeys'][number];
 

@@ -1,7 +1,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { toCallToolResult } from './call-result';
-import type { FrontDoorBackend, FrontDoorIdentity } from './mcp-front-door';
+import type { FrontDoorBackend, FrontDoorIdentity } from './front-door-types';
 
 /**
  * The MCP server of one MCP session, acting as one toolsearch session: `tools/list` is its

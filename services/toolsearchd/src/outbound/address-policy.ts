@@ -1,5 +1,4 @@
 import { BlockList, isIP } from 'node:net';
-import type { OutboundConfig } from './outbound-config';
 
 /** What an address is, for the outbound policy: only `public` is reachable by default. */
 export const AddressKind = {
@@ -136,7 +135,7 @@ export class OutboundPolicy {
   readonly #entries: readonly AllowEntry[];
   readonly #allowPrivate: boolean;
 
-  constructor(config: OutboundConfig) {
+  constructor(config: { readonly allow: readonly string[]; readonly allowPrivate: boolean }) {
     this.#entries = config.allow.flatMap((entry) => parseAllowEntry(entry) ?? []);
     this.#allowPrivate = config.allowPrivate;
   }
