@@ -6,31 +6,18 @@
  *
  *   BEFORE_SRC=/tmp/before/libs/search/src node --expose-gc --import tsx libs/search/bench/before-after.bench.ts
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { buildSessionTools, defaultToolSearchConfig, parseCatalogFiles } from '@toolsearch/catalog';
-import { parseQueryFile } from '../src/query-file';
-import { toSearchDocument, type SearchDocument } from '../src/search-document';
+import type { SearchDocument } from '../src/search-document';
 import { SearchEngine } from '../src/search-engine';
+import { publicQueries, unionDocuments } from './union-data';
 
 interface Engine {
   search(query: string, limit: number): unknown;
 }
 type EngineClass = new (documents: readonly SearchDocument[]) => Engine;
 
-const data = resolve(process.env['TOOLSEARCH_DATA_DIR'] ?? resolve(import.meta.dirname, '../../../../shared/data'));
-const catalogs = ['catalog-github-mcp-server.jsonl', 'catalog-livemcpbench.jsonl', 'catalog-toucan-smithery.jsonl'];
-const parsed = parseCatalogFiles(
-  catalogs.map((file) => ({ source: file, text: readFileSync(resolve(data, file), 'utf8') })),
-);
-if (!parsed.ok) throw new Error(parsed.error.message);
-const documents = buildSessionTools(parsed.toolsets, defaultToolSearchConfig()).deferred.map((tool) =>
-  toSearchDocument(tool),
-);
-const queries = ['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'].flatMap((file) => {
-  const result = parseQueryFile(readFileSync(resolve(data, file), 'utf8'));
-  return result.ok ? result.queries.map((q) => q.query) : [];
-});
+const documents = unionDocuments();
+const queries = publicQueries();
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
 function measure(Engine: EngineClass): string {

@@ -4,27 +4,12 @@
  * p50 / p99 / max over the queries. The 6,685-tool union, limit 5.
  * `npx tsx libs/search/bench/features-min.bench.ts`.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { buildSessionTools, defaultToolSearchConfig, parseCatalogFiles } from '@toolsearch/catalog';
-import { parseQueryFile } from '../src/query-file';
 import { DEFAULT_RANKING, type RankingOptions } from '../src/ranking-options';
-import { toSearchDocument } from '../src/search-document';
 import { SearchEngine } from '../src/search-engine';
+import { publicQueries, unionDocuments } from './union-data';
 
-const data = resolve(process.env['TOOLSEARCH_DATA_DIR'] ?? resolve(import.meta.dirname, '../../../../shared/data'));
-const catalogs = ['catalog-github-mcp-server.jsonl', 'catalog-livemcpbench.jsonl', 'catalog-toucan-smithery.jsonl'];
-const parsed = parseCatalogFiles(
-  catalogs.map((file) => ({ source: file, text: readFileSync(resolve(data, file), 'utf8') })),
-);
-if (!parsed.ok) throw new Error(parsed.error.message);
-const documents = buildSessionTools(parsed.toolsets, defaultToolSearchConfig()).deferred.map((tool) =>
-  toSearchDocument(tool),
-);
-const queries = ['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'].flatMap((file) => {
-  const result = parseQueryFile(readFileSync(resolve(data, file), 'utf8'));
-  return result.ok ? result.queries.map((q) => q.query) : [];
-});
+const documents = unionDocuments();
+const queries = publicQueries();
 const variants: Record<string, Partial<RankingOptions>> = {
   'all on': {},
   'all off': { correctTypos: false, expand: false, abstain: false, weighTerms: false },

@@ -2,21 +2,10 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { FanoutScheduler } from './fanout-scheduler';
+import { sessionDescriptor } from './session-fixture';
 import type { SessionDescriptor } from './session-store.adapter';
 
-const descriptor = (tenant: string, id: string): SessionDescriptor => ({
-  id,
-  tenant,
-  role: 'gateway',
-  grant: { toolsets: ['x'] },
-  model: { contextLength: 0 },
-  coreTools: [],
-  activated: false,
-  found: [],
-  createdAt: 0,
-  lineage: [],
-  ancestorAllows: [],
-});
+const descriptor = (tenant: string, id: string) => sessionDescriptor(id, { tenant, toolsets: ['x'] });
 
 /** Busy-waits `ms` milliseconds: the synchronous part of a re-assembly. */
 function work(ms: number): void {

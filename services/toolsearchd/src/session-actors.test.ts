@@ -1,21 +1,9 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SessionActors } from './session-actors';
-import type { SessionDescriptor } from './session-store.adapter';
+import { sessionDescriptor } from './session-fixture';
 
-const descriptor = (id: string, toolsets: string[]): SessionDescriptor => ({
-  id,
-  tenant: 'acme',
-  role: 'gateway',
-  grant: { toolsets },
-  model: { contextLength: 0 },
-  coreTools: [],
-  lineage: [],
-  ancestorAllows: [],
-  activated: false,
-  found: [],
-  createdAt: 0,
-});
+const descriptor = (id: string, toolsets: string[]) => sessionDescriptor(id, { toolsets });
 
 /** Runs a telling walk to its end at once (the daemon's scheduler runs it in slices). */
 function tellAll(steps: Iterable<void>): void {

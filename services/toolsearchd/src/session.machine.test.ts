@@ -3,21 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { SessionActors } from './session-actors';
 import { SessionClosedError } from './session.machine';
+import { sessionDescriptor } from './session-fixture';
 import type { SessionDescriptor } from './session-store.adapter';
 
-const descriptor = (id: string, toolsets: string[] = ['a'], activated = false): SessionDescriptor => ({
-  id,
-  tenant: 'acme',
-  role: 'gateway',
-  grant: { toolsets },
-  model: { contextLength: 0 },
-  coreTools: [],
-  lineage: [],
-  ancestorAllows: [],
-  activated,
-  found: [],
-  createdAt: 0,
-});
+const descriptor = (id: string, toolsets: string[] = ['a']) => sessionDescriptor(id, { toolsets });
 
 /** A promise whose settling the test decides. */
 function deferred<T = unknown>() {
