@@ -19,7 +19,7 @@ import type { QuotaGate } from './quotas';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse, RequestError } from './serve-request';
 import type { SessionActors } from './session-actors';
-import { SessionClosedError } from './session.machine';
+import { SessionClosedError, TurnQueueFullError } from './session.machine';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
 
@@ -105,7 +105,8 @@ export class SessionLifecycle {
   /**
    * Runs a turn of the session through its actor: after the session's earlier turns, against the
    * descriptor the actor holds when it starts. A turn refused because the session closed first
-   * answers `SESSION_NOT_FOUND`.
+   * answers `SESSION_NOT_FOUND`; one beyond the session's `MAX_WAITING_TURNS` answers
+   * `QUOTA_EXCEEDED` (the waiting turns hold memory and a caller's request each).
    */
   async turn<T>(tenant: string, session: string | undefined, run: (descriptor: SessionDescriptor) => Promise<T>) {
     const descriptor = await this.descriptor(tenant, session);
@@ -114,6 +115,7 @@ export class SessionLifecycle {
     } catch (error) {
       if (error instanceof SessionClosedError)
         throw new RequestError(WIRE_ERROR_CODES.SESSION_NOT_FOUND, `no such session for this tenant: ${error.message}`);
+      if (error instanceof TurnQueueFullError) throw new RequestError(WIRE_ERROR_CODES.QUOTA_EXCEEDED, error.message);
       throw error;
     }
   }

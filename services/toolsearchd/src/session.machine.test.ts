@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { SessionActors } from './session-actors';
-import { SessionClosedError } from './session.machine';
+import { MAX_WAITING_TURNS, SessionClosedError, TurnQueueFullError } from './session.machine';
 import { sessionDescriptor } from './session-fixture';
 import type { SessionDescriptor } from './session-store.adapter';
 
@@ -156,6 +156,21 @@ describe('the session machine (simulated clock, no NATS)', () => {
     expect(held.get('acme', 's1')?.grant.toolsets).toEqual(['a', 'b']);
     gate.resolve(undefined);
     await busy;
+    held.stop();
+  });
+
+  it('refuses a turn beyond MAX_WAITING_TURNS waiting, and takes turns again once they drain', async () => {
+    const { held } = setup();
+    const gate = deferred();
+    const running = held.turn(descriptor('s1'), async () => gate.promise);
+    const waiting = Array.from({ length: MAX_WAITING_TURNS }, () =>
+      held.turn(descriptor('s1'), () => Promise.resolve(1)),
+    );
+    await expect(held.turn(descriptor('s1'), () => Promise.resolve(2))).rejects.toBeInstanceOf(TurnQueueFullError);
+    gate.resolve(undefined);
+    await running;
+    await Promise.all(waiting);
+    await expect(held.turn(descriptor('s1'), () => Promise.resolve(3))).resolves.toBe(3);
     held.stop();
   });
 });

@@ -43,6 +43,16 @@ export type SessionEvent =
   | { type: 'child.closed'; id: string }
   | { type: 'close' };
 
+/** Turns one session may have waiting behind its running turn; more are refused at once. */
+export const MAX_WAITING_TURNS = 32;
+
+/** A turn refused because the session already has `MAX_WAITING_TURNS` waiting. */
+export class TurnQueueFullError extends Error {
+  constructor() {
+    super(`this session already has ${MAX_WAITING_TURNS} turns waiting; send more once their replies arrive.`);
+  }
+}
+
 /** Why a queued turn did not run. */
 export class SessionClosedError extends Error {
   constructor() {
@@ -87,6 +97,8 @@ export const sessionMachine = setup({
       event.facts.activated &&
       !context.descriptor.activated,
     hasQueued: ({ context }) => context.queue.length > 0,
+    // The running turn is the queue's first entry.
+    queueFull: ({ context }) => context.queue.length > MAX_WAITING_TURNS,
     isClosing: ({ context }) => context.closing,
   },
   delays: {
@@ -158,6 +170,7 @@ export const sessionMachine = setup({
       on: {
         turn: [
           { guard: 'isClosing', actions: ({ event }) => event.turn.reject(new SessionClosedError()) },
+          { guard: 'queueFull', actions: ({ event }) => event.turn.reject(new TurnQueueFullError()) },
           { actions: assign({ queue: ({ context, event }) => [...context.queue, event.turn] }) },
         ],
         // Closed during a turn: the running turn finishes, the waiting ones are refused now.
