@@ -25,6 +25,7 @@ import { SurfaceEndpoints } from './surface-endpoints';
 import { TierFanout } from './tier-fanout';
 import { ToolsetEndpoints } from './toolset-endpoints';
 import { TurnContexts } from './turn-contexts';
+import { UsageLearning } from './usage-learning';
 import { createVetting } from './vetting/vetting-module';
 import { VettingEndpoints } from './vetting/vetting-endpoints';
 
@@ -56,6 +57,7 @@ export interface DaemonParts {
   readonly vettingEndpoints: VettingEndpoints;
   readonly views: OperatorViews;
   readonly routingBudgets: RoutingBudgets;
+  readonly usage: UsageLearning;
   /** Stops what the parts run in the background, in order (connections are closed by the caller). */
   stop(): Promise<void>;
 }
@@ -83,6 +85,10 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
 
   const surfaces = new SurfaceBuilder(input.env, { maxJsonDepth: config.limits.maxJsonDepth });
   const routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
+  const usage = new UsageLearning({
+    settings: config.learnFromUse,
+    tenants: Object.entries(config.tenants).flatMap(([tenant, own]) => (own.learnFromUse ? [tenant] : [])),
+  });
   const store = new SessionStore(redis, prefix);
   // Every stored toolset passes the tenant's vetting first (scan, policy, pins).
   const vetting = createVetting({
@@ -145,6 +151,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     contextOf: (tenant, session) => contexts.stored(tenant, session),
     admitHold: async (tenant) => (await quotas.admitHold(tenant))?.message,
     noteFound: (tenant, session, names) => found.note(tenant, session, names),
+    usage,
   });
   const quotas: QuotaGate = new QuotaGate({
     defaults: config.quotas,
@@ -182,6 +189,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     queues: () => dispatch.queues,
     latch: () => latch,
     maxToolBytes: config.limits.maxToolBytes,
+    forgetClosed: (tenant, id) => usage.forget(tenant, id),
     grantLimits: { maxWildcards: config.limits.maxGrantWildcards, maxTests: config.limits.maxGrantTests },
   });
   const surfaceEndpoints = new SurfaceEndpoints({
@@ -193,6 +201,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     routingBudget: (tenant) => routingBudgets.for(tenant),
     latch,
     noteFound: (tenant, session, names) => found.note(tenant, session, names),
+    usage,
   });
   const views = new OperatorViews({
     store,
@@ -248,6 +257,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     vettingEndpoints,
     views,
     routingBudgets,
+    usage,
     async stop() {
       await leases.stop();
       await dispatch.close();

@@ -10,6 +10,7 @@ import { McpLeaseConfigSchema } from './mcp-lease';
 import { ReconnectConfigSchema } from './mcp-reconnect';
 import { OutboundConfigSchema, TenantOutboundConfigSchema } from './outbound/outbound-config';
 import { QuotasSchema } from './quotas';
+import { LearnFromUseSchema } from './usage-learning';
 import { TenantVettingSchema, VettingConfigSchema } from './vetting/vetting-config';
 
 /** The daemon's configuration. Every key has a default; unknown keys are refused with their path. */
@@ -122,6 +123,8 @@ export const DaemonConfigSchema = z
       .default({ level: 'info' }),
     /** What one tenant may hold at once (sessions, toolsets, held calls, requests per second…). */
     quotas: QuotasSchema.prefault({}),
+    /** The bounds of learning from use, for the tenants that opted in (`tenants.<id>.learnFromUse`). */
+    learnFromUse: LearnFromUseSchema.prefault({}),
     /** How third-party tool definitions are scanned and pinned (see docs/security.md). */
     vetting: VettingConfigSchema.prefault({}),
     /**
@@ -146,6 +149,12 @@ export const DaemonConfigSchema = z
             quotas: QuotasSchema.partial().optional(),
             /** This tenant's vetting (each key given replaces the top-level `vetting` value). */
             vetting: TenantVettingSchema.optional(),
+            /**
+             * Learning from use: this tenant's searches rank higher the tools its sessions called
+             * successfully after searching the same words (kept per tenant, per replica; see
+             * usage-learning.ts). Off unless set.
+             */
+            learnFromUse: z.boolean().default(false),
             /**
              * API keys for the MCP endpoint: a client that presents one gets a new gateway session
              * with this grant and model, closed when its MCP session ends. Only the key's sha256 is

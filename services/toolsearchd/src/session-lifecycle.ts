@@ -58,6 +58,8 @@ export class SessionLifecycle {
       maxToolBytes: number;
       /** `limits.maxGrantWildcards` and `limits.maxGrantTests`: what filtering by a grant may cost. */
       grantLimits: { maxWildcards: number; maxTests: number };
+      /** Told each session that closed, here or on another replica (drops what it left in memory). */
+      forgetClosed?: (tenant: string, id: string) => void;
     },
   ) {}
 
@@ -133,8 +135,10 @@ export class SessionLifecycle {
   onInvalidated(message: { tenant: string; sessions: readonly string[]; origin?: string; closed?: boolean }): void {
     if (message.origin === this.replica) return;
     for (const id of message.sessions)
-      if (message.closed === true) this.deps.actors.close(message.tenant, id, undefined);
-      else this.deps.actors.forget(message.tenant, id);
+      if (message.closed === true) {
+        this.deps.actors.close(message.tenant, id, undefined);
+        this.deps.forgetClosed?.(message.tenant, id);
+      } else this.deps.actors.forget(message.tenant, id);
   }
 
   /**
@@ -246,7 +250,10 @@ export class SessionLifecycle {
     const descriptor = await this.descriptor(tenant, session);
     const closed = await this.deps.store.remove(tenant, descriptor.id);
     // A turn running now finishes; turns waiting behind it are refused.
-    for (const id of closed) this.deps.actors.close(tenant, id, id === descriptor.id ? descriptor.parent : undefined);
+    for (const id of closed) {
+      this.deps.actors.close(tenant, id, id === descriptor.id ? descriptor.parent : undefined);
+      this.deps.forgetClosed?.(tenant, id);
+    }
     this.invalidate(tenant, closed, true);
     return { ok: true as const, closed };
   }

@@ -12,6 +12,7 @@ import type { ToolsetRegistry } from './registry.adapter';
 import { parse } from './serve-request';
 import type { SessionDescriptor, SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
+import type { UsageLearning } from './usage-learning';
 
 /**
  * What a session's model sees and asks: `sessions.<s>.assemble` (the tool array for the next
@@ -33,6 +34,8 @@ export class SurfaceEndpoints {
       routingBudget: (tenant: string) => RoutingBudget;
       /** Told the tools a session described (for `keep_found`). */
       noteFound: (tenant: string, session: string, names: readonly string[]) => void;
+      /** Learning from use: ranks the searches of tenants that opted in and remembers them. */
+      usage: Pick<UsageLearning, 'signal' | 'noteSearch'>;
     },
   ) {}
 
@@ -60,15 +63,19 @@ export class SurfaceEndpoints {
 
   async search(tenant: string, session: string | undefined, body: unknown) {
     const request = parse(SearchRequestSchema, body);
-    const { bridge } = this.deps.surfaces.build(await this.deps.descriptor(tenant, session), this.deps.registry);
+    const descriptor = await this.deps.descriptor(tenant, session);
+    const { bridge } = this.deps.surfaces.build(descriptor, this.deps.registry);
     const { explain, ...args } = request;
     const started = performance.now();
     const outcome = handleToolSearch(bridge, args, {
       explain: explain === true,
       routingBudget: this.deps.routingBudget(tenant),
+      usage: this.deps.usage.signal(tenant),
     });
     this.deps.observeSearch((performance.now() - started) / 1000);
     if (!outcome.ok) return bridgeError(outcome.error);
+    // An explained search is someone looking at the ranking (the console), not the session asking.
+    if (explain !== true) this.deps.usage.noteSearch(tenant, descriptor.id, outcome.result);
     return outcome.explain !== undefined
       ? { ok: true as const, result: { ...outcome.result }, explain: outcome.explain.map((entry) => ({ ...entry })) }
       : { ok: true as const, result: { ...outcome.result } };

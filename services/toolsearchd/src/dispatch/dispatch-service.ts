@@ -17,7 +17,7 @@ import { policyFor } from '../policy-config';
 import { parse, RequestError } from '../serve-request';
 import { Approvals, ApprovalError } from './approvals.adapter';
 import { AuditLog } from './audit.adapter';
-import { Dispatcher, type DispatchHooks, type TurnContext } from './dispatcher';
+import { Dispatcher, type DispatcherDeps, type DispatchHooks, type TurnContext } from './dispatcher';
 import { NatsHooks } from './nats-hooks.adapter';
 import { Executors } from './executors.adapter';
 import { RateLimiter } from './rate-limiter.adapter';
@@ -55,6 +55,8 @@ export class DispatchService {
     admitHold?: (tenant: string) => Promise<string | undefined>;
     /** Told the tools a turn described or ran successfully (for `keep_found`). */
     noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
+    /** Learning from use (usage-learning.ts). */
+    usage?: DispatcherDeps['usage'];
   }) {
     const { config, nc, redis, log } = options;
     const prefix = config.namespace.redisPrefix;
@@ -79,6 +81,7 @@ export class DispatchService {
       settings: config.dispatch,
       ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
       ...(options.noteFound !== undefined ? { noteFound: options.noteFound } : {}),
+      ...(options.usage !== undefined ? { usage: options.usage } : {}),
     });
     this.approvals.start(config.dispatch.approvalConcurrency, async (held) =>
       this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),

@@ -23,6 +23,7 @@ import {
   type SessionRole,
 } from '@toolsearch/proto';
 import type { TenantPolicy } from '../policy-config';
+import type { UsageLearning } from '../usage-learning';
 import type { AuditLog, TraceRecord } from './audit.adapter';
 import { auditDetail, AuditPolicySchema } from './audit-detail';
 import { execEnvelope } from './exec-envelope';
@@ -79,6 +80,8 @@ export interface DispatcherDeps {
   readonly admitHold?: (tenant: string) => Promise<string | undefined>;
   /** Told the tools a turn described or ran successfully, in order (for `keep_found`). */
   readonly noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
+  /** Learning from use: ranks searches of tenants that opted in, and learns from their turns. */
+  readonly usage?: Pick<UsageLearning, 'signal' | 'noteTurn' | 'noteCalled'>;
 }
 
 /** What hooks (and execution) see of a call of this turn. */
@@ -140,6 +143,7 @@ export class Dispatcher {
     await this.#deps.audit.append(traces);
     const found = this.#deps.noteFound === undefined ? [] : foundNames(results);
     if (found.length > 0) this.#deps.noteFound?.(context.tenant, context.session, found);
+    this.#deps.usage?.noteTurn(context.tenant, context.session, results);
     return this.#byCall(calls, results);
   }
 
@@ -199,7 +203,10 @@ export class Dispatcher {
     if (step.kind === 'lookup') {
       const outcome =
         step.name === 'tool_search'
-          ? handleToolSearch(context.bridge, step.arguments, { routingBudget: context.routingBudget })
+          ? handleToolSearch(context.bridge, step.arguments, {
+              routingBudget: context.routingBudget,
+              usage: this.#deps.usage?.signal(context.tenant),
+            })
           : handleToolDescribe(context.bridge, step.arguments);
       const envelope: CallEnvelope = outcome.ok
         ? { ok: true as const, data: outcome.result, error: null, status: 'done' }
@@ -401,7 +408,10 @@ export class Dispatcher {
         ...auditDetail(context?.policy.audit ?? AuditPolicySchema.parse({}), held.arguments, envelope),
       },
     ]);
-    if (envelope.ok) this.#deps.noteFound?.(held.tenant, held.session, [held.tool]);
+    if (envelope.ok) {
+      this.#deps.noteFound?.(held.tenant, held.session, [held.tool]);
+      this.#deps.usage?.noteCalled(held.tenant, held.session, held.tool);
+    }
     return envelope;
   }
 }

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import type { UsageSignal } from '@toolsearch/bridge';
+import { UsageBoostRegistry, type UsageBoosts } from '@toolsearch/search';
+import type { StepResult } from './dispatch/found-names';
+
+/**
+ * `learnFromUse`: the bounds of learning from use (issue 21). Which tenants learn is each tenant's
+ * own choice (`tenants.<id>.learnFromUse: true`); these keys only bound what an opted-in tenant holds.
+ */
+export const LearnFromUseSchema = z
+  .object({
+    /** A (query terms → tool) observation counts half after this long. */
+    halfLifeMs: z
+      .number()
+      .int()
+      .min(60_000)
+      .max(365 * 86_400_000)
+      .default(7 * 86_400_000),
+    /** Distinct query terms kept per tenant; the least recently used go first. */
+    maxTerms: z.number().int().min(16).max(1_000_000).default(4096),
+    /** Tools kept per term; the weakest go first. */
+    maxToolsPerTerm: z.number().int().min(1).max(64).default(8),
+    /** How long a session's last search may be followed by the call it leads to. */
+    searchMemoryMs: z.number().int().min(1000).max(86_400_000).default(600_000),
+    /** Sessions whose last search one replica remembers at once; the oldest searches go first. */
+    maxSessions: z.number().int().min(1).max(10_000_000).default(20_000),
+  })
+  .strict();
+export type LearnFromUseSettings = z.infer<typeof LearnFromUseSchema>;
+
+/** A search group as `tool_search` answers it: the query and the tools it returned. */
+interface SearchGroup {
+  readonly query: string;
+  readonly matches: readonly string[];
+}
+
+interface LastSearch {
+  readonly at: number;
+  /** Per query, the returned tools not yet credited (each search credits a tool once). */
+  readonly groups: readonly { readonly query: string; readonly tools: Set<string> }[];
+}
+
+/**
+ * Learning from use in the daemon: for tenants that opted in, a successful call of a tool that the
+ * session's last search returned (within `searchMemoryMs`) records (that search's query → tool) in
+ * the tenant's `UsageBoosts`, which later searches of the tenant rank with. The signal is honest on
+ * purpose: only a tool the search offered counts, once per search, and only a call that did not
+ * fail. One tenant's record never serves another; what a search gets from it is a boost per tool
+ * name, so no session's words reach another session's answer.
+ *
+ * In memory, per replica: each replica learns from the searches and calls it serves (a call served
+ * by another replica than its search is not credited) and forgets on restart. The sessions' last
+ * searches are bounded by `maxSessions` and `searchMemoryMs` and dropped when a session closes;
+ * the records by the opted-in tenants (from the config) × `maxTerms` × `maxToolsPerTerm`.
+ */
+export class UsageLearning {
+  readonly #registry: UsageBoostRegistry;
+  readonly #optedIn: ReadonlySet<string>;
+  readonly #settings: LearnFromUseSettings;
+  readonly #now: () => number;
+  /** Keyed `<tenant>\0<session>`; Map order is the order of the searches, oldest first. */
+  readonly #last = new Map<string, LastSearch>();
+
+  constructor(options: {
+    settings: LearnFromUseSettings;
+    /** The tenants that opted in (`tenants.<id>.learnFromUse`). */
+    tenants: Iterable<string>;
+    now?: () => number;
+  }) {
+    this.#settings = options.settings;
+    this.#now = options.now ?? Date.now;
+    const { halfLifeMs, maxTerms, maxToolsPerTerm } = options.settings;
+    this.#registry = new UsageBoostRegistry({ halfLifeMs, maxTerms, maxToolsPerTerm });
+    this.#optedIn = new Set(options.tenants);
+    for (const tenant of this.#optedIn) this.#registry.setOptIn(tenant, true);
+  }
+
+  /** Sessions whose last search is remembered (for tests and metrics). */
+  get rememberedSessions(): number {
+    return this.#last.size;
+  }
+
+  /** What a search of the tenant ranks with; undefined when it has not opted in. */
+  signal(tenant: string): UsageSignal | undefined {
+    const boosts = this.#boosts(tenant);
+    return boosts === undefined ? undefined : { boosts, now: this.#now() };
+  }
+
+  /** Remembers the session's search (replacing its previous one); `result` is a `tool_search` result. */
+  noteSearch(tenant: string, session: string, result: unknown): void {
+    if (!this.#optedIn.has(tenant)) return;
+    const groups = searchGroups(result).map(({ query, matches }) => ({ query, tools: new Set(matches) }));
+    const key = sessionKey(tenant, session);
+    this.#last.delete(key);
+    if (groups.every((group) => group.tools.size === 0)) return;
+    const now = this.#now();
+    this.#sweep(now);
+    this.#last.set(key, { at: now, groups });
+    while (this.#last.size > this.#settings.maxSessions) this.#last.delete(this.#last.keys().next().value as string);
+  }
+
+  /** Notes that the session called `tool` and it succeeded: credited to the last search that offered it. */
+  noteCalled(tenant: string, session: string, tool: string): void {
+    const boosts = this.#boosts(tenant);
+    if (boosts === undefined) return;
+    const key = sessionKey(tenant, session);
+    const last = this.#last.get(key);
+    if (last === undefined) return;
+    const now = this.#now();
+    if (now - last.at > this.#settings.searchMemoryMs) {
+      this.#last.delete(key);
+      return;
+    }
+    for (const group of last.groups) {
+      if (!group.tools.delete(tool)) continue;
+      boosts.record(group.query, tool, now);
+    }
+  }
+
+  /**
+   * Reads a turn's steps in order: a `tool_search` that answered becomes the session's last search,
+   * a tool that ran and succeeded is credited to it. A search and a call in one turn count too.
+   */
+  noteTurn(tenant: string, session: string, results: readonly StepResult[]): void {
+    if (!this.#optedIn.has(tenant)) return;
+    for (const { step, envelope } of results) {
+      if (!envelope.ok) continue;
+      if (step.kind === 'lookup' && step.name === 'tool_search') this.noteSearch(tenant, session, envelope.data);
+      else if (step.kind === 'tool') this.noteCalled(tenant, session, step.call.tool.name);
+    }
+  }
+
+  /** Drops what the closed session left (its last search). */
+  forget(tenant: string, session: string): void {
+    this.#last.delete(sessionKey(tenant, session));
+  }
+
+  #boosts(tenant: string): UsageBoosts | undefined {
+    return this.#optedIn.has(tenant) ? this.#registry.forTenant(tenant) : undefined;
+  }
+
+  /** Drops searches too old to be credited: the oldest are first, so this stops at the first fresh one. */
+  #sweep(now: number): void {
+    for (const [key, last] of this.#last) {
+      if (now - last.at <= this.#settings.searchMemoryMs) return;
+      this.#last.delete(key);
+    }
+  }
+}
+
+function sessionKey(tenant: string, session: string): string {
+  return `${tenant}\u0000${session}`;
+}
+
+/** The groups of a `tool_search` result; anything else gives none. */
+function searchGroups(result: unknown): SearchGroup[] {
+  const results = (result as { results?: unknown } | null)?.results;
+  if (!Array.isArray(results)) return [];
+  const groups: SearchGroup[] = [];
+  for (const group of results as unknown[]) {
+    const { query, matches } = (group ?? {}) as { query?: unknown; matches?: unknown };
+    if (typeof query !== 'string' || !Array.isArray(matches)) continue;
+    groups.push({ query, matches: matches.filter((name): name is string => typeof name === 'string') });
+  }
+  return groups;
+}
