@@ -128,6 +128,11 @@ export class Daemon {
     return this.#parts?.actors.size ?? 0;
   }
 
+  /** Sessions whose last search this replica remembers for learning from use (usage-learning.ts). */
+  get searchesRemembered(): number {
+    return this.#parts?.usage.rememberedSessions ?? 0;
+  }
+
   /** The MCP servers whose connections this replica holds, and whether each is connected. */
   mcpServers(): { tenant: string; server: string; connected: boolean }[] {
     return this.#parts?.mcp.servers() ?? [];
