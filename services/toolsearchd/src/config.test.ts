@@ -54,6 +54,22 @@ describe('daemon config', () => {
   });
 });
 
+describe('daemon config: learning from use', () => {
+  it('leaves every tenant out unless it opts in, and bounds what an opted-in tenant holds', () => {
+    const config = parseDaemonConfig({ tenants: { a: {}, b: { learnFromUse: true } } });
+    expect(config.tenants['a']?.learnFromUse).toBe(false);
+    expect(config.tenants['b']?.learnFromUse).toBe(true);
+    expect(config.learnFromUse).toEqual({
+      halfLifeMs: 604_800_000,
+      maxTerms: 4096,
+      maxToolsPerTerm: 8,
+      searchMemoryMs: 600_000,
+      maxSessions: 20_000,
+    });
+    expect(() => parseDaemonConfig({ learnFromUse: { maxSessions: 0 } })).toThrow(/learnFromUse\.maxSessions/);
+  });
+});
+
 describe('daemon config: NATS and Redis credentials', () => {
   it('reads every credential from the environment, and TOOLSEARCH_INSECURE as a boolean', () => {
     const config = loadDaemonConfig(undefined, {

@@ -36,9 +36,19 @@ interface SearchGroup {
 
 interface LastSearch {
   readonly at: number;
-  /** Per query, the returned tools not yet credited (each search credits a tool once). */
-  readonly groups: readonly { readonly query: string; readonly tools: Set<string> }[];
+  /** Per query (at most `KEPT_QUERY_CHARS` of it), the tools it returned. */
+  readonly groups: readonly SearchGroup[];
+  /** Tools already credited to this search: each counts once per search. */
+  credited?: Set<string>;
 }
+
+/**
+ * Characters of a query kept with a session's last search. The record uses a query's first 16
+ * terms (`UsageBoostOptions.maxQueryTerms`), which fit in far fewer in any ordinary query; keeping
+ * 200 instead of the 1,000 a query may have bounds the worst session at 7 queries × 200 characters
+ * plus 7 × 50 tool names (references to names the catalog holds anyway).
+ */
+const KEPT_QUERY_CHARS = 200;
 
 /**
  * Learning from use in the daemon: for tenants that opted in, a successful call of a tool that the
@@ -89,10 +99,10 @@ export class UsageLearning {
   /** Remembers the session's search (replacing its previous one); `result` is a `tool_search` result. */
   noteSearch(tenant: string, session: string, result: unknown): void {
     if (!this.#optedIn.has(tenant)) return;
-    const groups = searchGroups(result).map(({ query, matches }) => ({ query, tools: new Set(matches) }));
+    const groups = searchGroups(result).filter((group) => group.matches.length > 0);
     const key = sessionKey(tenant, session);
     this.#last.delete(key);
-    if (groups.every((group) => group.tools.size === 0)) return;
+    if (groups.length === 0) return;
     const now = this.#now();
     this.#sweep(now);
     this.#last.set(key, { at: now, groups });
@@ -111,10 +121,14 @@ export class UsageLearning {
       this.#last.delete(key);
       return;
     }
+    if (last.credited?.has(tool) === true) return;
+    let offered = false;
     for (const group of last.groups) {
-      if (!group.tools.delete(tool)) continue;
+      if (!group.matches.includes(tool)) continue;
       boosts.record(group.query, tool, now);
+      offered = true;
     }
+    if (offered) (last.credited ??= new Set()).add(tool);
   }
 
   /**
@@ -160,7 +174,8 @@ function searchGroups(result: unknown): SearchGroup[] {
   for (const group of results as unknown[]) {
     const { query, matches } = (group ?? {}) as { query?: unknown; matches?: unknown };
     if (typeof query !== 'string' || !Array.isArray(matches)) continue;
-    groups.push({ query, matches: matches.filter((name): name is string => typeof name === 'string') });
+    const names = matches.filter((name): name is string => typeof name === 'string');
+    groups.push({ query: query.slice(0, KEPT_QUERY_CHARS), matches: names });
   }
   return groups;
 }
