@@ -66,6 +66,12 @@ export interface NearMisses {
   isNearMiss(term: string): boolean;
 }
 
+function correctedByQueryTerms(terms: QueryTerms, stem: string): boolean {
+  for (let at = 0; at < terms.sources.length; at += 1)
+    if (terms.origins[at] === 'typo' && terms.sources[at] === stem) return true;
+  return false;
+}
+
 /**
  * The request's plain lowercase words: how many, how many no tool has, and how many of those look
  * like slips of a catalog word ("updte", "emals"; at most `MAX_UNKNOWN_TERMS` looked at).
@@ -84,8 +90,7 @@ function plainWords(index: Bm25Index, terms: QueryTerms, query: string, near: ((
     const stem = stems[0] as string;
     if (near === undefined || slips >= MAX_UNKNOWN_TERMS || stems.length !== 1) continue;
     // A word the query terms already corrected is not in the unknown mass.
-    if (terms.sources.some((source, at) => source === stem && terms.origins[at] === 'typo')) continue;
-    if (near().isNearMiss(stem)) slips += 1;
+    if (!correctedByQueryTerms(terms, stem) && near().isNearMiss(stem)) slips += 1;
   }
   return { plain, missing, slips };
 }
