@@ -20,6 +20,7 @@ export const EVAL_SETS: readonly EvalSet[] = [
   { name: 'StableToolBench', catalogs: ['catalog-stabletoolbench.jsonl'], file: 'queries-stabletoolbench.jsonl' },
   { name: 'LiveMCPBench', catalogs: ['catalog-livemcpbench.jsonl'], file: 'queries-livemcpbench.jsonl' },
   { name: 'abstention (union)', catalogs: UNION, file: resolve(here, '../eval/abstention-queries.jsonl'), own: true },
+  { name: 'answerable (union)', catalogs: UNION, file: resolve(here, '../eval/answerable-queries.jsonl'), own: true },
 ];
 
 /** The documents, `server::name` ids and queries of one set. */

@@ -30,8 +30,22 @@ const engine = new SearchEngine(documents);
 
 describe('confidence and abstention', () => {
   it('is a probability that grows with how much of the request the tools cover', () => {
-    const low = confidenceOf({ covered: 0.1, coveredByFirst: 0.1, unknown: 0.8, unknownWords: 0.8 });
-    const high = confidenceOf({ covered: 1, coveredByFirst: 1, unknown: 0, unknownWords: 0 });
+    const low = confidenceOf({
+      covered: 0.1,
+      coveredByFirst: 0.1,
+      unknown: 0.8,
+      unknownWords: 0.8,
+      firstTerms: 0.5,
+      bestTerms: 0.5,
+    });
+    const high = confidenceOf({
+      covered: 1,
+      coveredByFirst: 1,
+      unknown: 0,
+      unknownWords: 0,
+      firstTerms: 1,
+      bestTerms: 1,
+    });
     expect(low).toBeGreaterThan(0);
     expect(high).toBeLessThan(1);
     expect(high).toBeGreaterThan(low);

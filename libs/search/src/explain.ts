@@ -81,7 +81,9 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
   const shown = abstained ? answer.nearest : answer.hits;
   const bm25 = shown.length > 0 && shown.every((hit) => hit.reason === 'bm25');
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
-  const features = bm25 ? confidenceFeatures(engine.index, engine.queryTerms(query), shown, query.trim()) : null;
+  const features = bm25
+    ? confidenceFeatures(engine.index, engine.queryTerms(query), shown, query.trim(), () => engine.typos)
+    : null;
   return {
     confidence: round3(answer.confidence),
     abstained,

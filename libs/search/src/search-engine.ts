@@ -54,6 +54,8 @@ export class SearchEngine {
   /** Scratch: the candidate pool of the current query. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
   #typos: TypoMatcher | undefined;
+  /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
+  readonly #nearMisses = (): TypoMatcher => this.typos;
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -162,7 +164,7 @@ export class SearchEngine {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
-    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text));
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text, this.#nearMisses));
     if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
       return { hits: [], confidence, nearest: hits };
     return { hits, confidence, nearest: [] };

@@ -57,6 +57,22 @@ export class TypoMatcher {
     }
   }
 
+  /**
+   * Whether `term` (a stem no tool has) looks like a slip of one the catalog has: one edit from a
+   * catalog term with the same first letter, from four letters on, and not a word of any public
+   * catalog or request. Looser than `match` (which must pick one correction); used only to keep a
+   * mistyped word from counting as a capability the catalog lacks.
+   */
+  isNearMiss(term: string): boolean {
+    if (term.length < TYPO_LIMITS.minLength - 1 || term.length > TYPO_LIMITS.maxLength || !LETTERS.test(term))
+      return false;
+    if (isKnownWord(term)) return false;
+    for (let length = term.length - 1; length <= term.length + 1; length += 1)
+      for (const candidate of this.#buckets.get(`${term[0]}${length}`) ?? [])
+        if (distance(term, candidate.term) <= 1) return true;
+    return false;
+  }
+
   /** The best correction of `term`, or undefined (too short, too long, not letters, nothing near). */
   match(term: string): TypoMatch | undefined {
     if (term.length < TYPO_LIMITS.minLength || term.length > TYPO_LIMITS.maxLength || !LETTERS.test(term))
