@@ -18,7 +18,7 @@ function deferred<T = unknown>() {
 /** Lets promise callbacks (the actors' turn completions) run. */
 const flush = () => new Promise((resolve) => setImmediate(resolve));
 
-function setup(options: { idleMs?: number; limit?: number } = {}) {
+function setup(options: { idleMs?: number; parkMs?: number; limit?: number } = {}) {
   const clock = new SimulatedClock();
   const latched: SessionDescriptor[] = [];
   const reassembled: string[] = [];
@@ -26,6 +26,7 @@ function setup(options: { idleMs?: number; limit?: number } = {}) {
     limit: options.limit ?? 100,
     log: pino({ level: 'silent' }),
     idleMs: options.idleMs ?? 60_000,
+    ...(options.parkMs !== undefined ? { parkMs: options.parkMs } : {}),
     clock,
     effects: {
       reassemble: (d) => reassembled.push(d.id),
@@ -171,6 +172,33 @@ describe('the session machine (simulated clock, no NATS)', () => {
     await running;
     await Promise.all(waiting);
     await expect(held.turn(descriptor('s1'), () => Promise.resolve(3))).resolves.toBe(3);
+    held.stop();
+  });
+
+  it('parks an actor without events: the session stays, keeps its latch, and its next event wakes it', async () => {
+    const { clock, held, reassembled } = setup({ idleMs: 10_000, parkMs: 1000 });
+    held.track(descriptor('s1', ['a']));
+    expect(held.running('acme', 's1')).toBe(false); // opened: nothing to do yet
+    held.assembled('acme', 's1', budgetOn);
+    expect(held.running('acme', 's1')).toBe(true);
+    clock.increment(1000);
+    expect(held.running('acme', 's1')).toBe(false);
+    expect(held.get('acme', 's1')?.activated).toBe(true);
+    // A toolset change is judged on the parked descriptor, without an actor.
+    for (const _ of held.toolsetsChanged('acme', ['a']));
+    expect(reassembled).toEqual(['s1']);
+    expect(held.running('acme', 's1')).toBe(false);
+    // A turn wakes it, with the latched descriptor.
+    await expect(held.turn(descriptor('s1', ['a']), (d) => Promise.resolve(d.activated))).resolves.toBe(true);
+    expect(held.running('acme', 's1')).toBe(true);
+    held.stop();
+  });
+
+  it('holds 10,000 opened sessions without an actor each', () => {
+    const { held } = setup({ limit: 20_000 });
+    for (let i = 0; i < 10_000; i += 1) held.track(descriptor(`s${i}`));
+    expect(held.size).toBe(10_000);
+    expect(held.active).toBe(0);
     held.stop();
   });
 });

@@ -27,7 +27,7 @@ export interface SessionContext {
   readonly queue: readonly PendingTurn[];
   /** Children spawned from this session that are still open (as far as this replica saw). */
   readonly children: readonly string[];
-  /** How long an idle actor stays in memory before it lets go (its state stays in Redis). */
+  /** How long an actor without events stays before it lets go (the replica keeps the descriptor). */
   readonly idleMs: number;
   /** Set by `close` during a turn: the session ends once that turn is done. */
   readonly closing: boolean;
@@ -42,6 +42,15 @@ export type SessionEvent =
   | { type: 'child.spawned'; id: string }
   | { type: 'child.closed'; id: string }
   | { type: 'close' };
+
+/**
+ * The session's rule for a toolset change: it re-assembles when its grant reaches one of the
+ * changed toolsets. The machine's guard applies it, and so does `SessionActors` for a session
+ * whose actor is parked (a change that needs nothing else is not worth waking an actor for).
+ */
+export function reassemblesOnChange(descriptor: SessionDescriptor, toolsets: readonly string[]): boolean {
+  return grantReaches(descriptor.grant, toolsets);
+}
 
 /** Turns one session may have waiting behind its running turn; more are refused at once. */
 export const MAX_WAITING_TURNS = 32;
@@ -85,12 +94,15 @@ export const sessionMachine = setup({
     reassemble: (_, _params: { descriptor: SessionDescriptor }) => undefined,
     /** Store the latch (Redis) and tell the other replicas. */
     persistLatch: (_, _params: { descriptor: SessionDescriptor }) => undefined,
-    /** Drop the actor from the replica's table (it ended: closed or idle). */
-    release: (_, _params: { descriptor: SessionDescriptor }) => undefined,
+    /**
+     * The actor ends: closed (the session is gone) or idle (the replica keeps the descriptor and
+     * rehydrates an actor on the session's next event).
+     */
+    release: (_, _params: { descriptor: SessionDescriptor; closed: boolean }) => undefined,
   },
   guards: {
     grantHolds: ({ context, event }) =>
-      event.type === 'toolsets.changed' && grantReaches(context.descriptor.grant, event.toolsets),
+      event.type === 'toolsets.changed' && reassemblesOnChange(context.descriptor, event.toolsets),
     latchNow: ({ context, event }) =>
       event.type === 'assembled' &&
       event.facts.mode === 'budget' &&
@@ -187,11 +199,11 @@ export const sessionMachine = setup({
     },
     closed: {
       type: 'final',
-      entry: [{ type: 'release', params: ({ context }) => ({ descriptor: context.descriptor }) }],
+      entry: [{ type: 'release', params: ({ context }) => ({ descriptor: context.descriptor, closed: true }) }],
     },
     released: {
       type: 'final',
-      entry: { type: 'release', params: ({ context }) => ({ descriptor: context.descriptor }) },
+      entry: { type: 'release', params: ({ context }) => ({ descriptor: context.descriptor, closed: false }) },
     },
   },
 });
