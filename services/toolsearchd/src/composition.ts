@@ -5,7 +5,7 @@ import { ActivationLatch } from './activation-latch';
 import type { DaemonConfig } from './config';
 import type { RedisClient, RedisConnector } from './redis-client';
 import { DispatchService } from './dispatch/dispatch-service';
-import type { DispatchHooks } from './dispatch/dispatcher';
+import type { DispatchHooks } from './dispatch/turn-types';
 import { FanoutScheduler } from './fanout-scheduler';
 import { FoundTools } from './found-tools';
 import type { DaemonMetrics } from './http/metrics';

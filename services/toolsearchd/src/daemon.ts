@@ -6,7 +6,7 @@ import { composeDaemon, type DaemonParts } from './composition';
 import type { DaemonConfig } from './config';
 import { openConnections } from './connections';
 import type { DispatchService } from './dispatch/dispatch-service';
-import type { DispatchHooks, TurnContext } from './dispatch/dispatcher';
+import type { DispatchHooks, TurnContext } from './dispatch/turn-types';
 import { endpointHandlers } from './endpoint-handlers';
 import { DaemonMetrics } from './http/metrics';
 import { startHttp, type HttpListener } from './http/start-http';

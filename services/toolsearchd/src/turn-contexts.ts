@@ -1,5 +1,5 @@
 import type { DaemonConfig } from './config';
-import type { TurnContext } from './dispatch/dispatcher';
+import type { TurnContext } from './dispatch/turn-types';
 import { policyFor } from './policy-config';
 import type { ToolsetRegistry } from './registry.adapter';
 import type { RoutingBudgets } from './routing-budgets';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import type { ExecRequest, ToolsearchWireError } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
-import type { DispatchHooks } from '../src/dispatch/dispatcher';
+import type { DispatchHooks } from '../src/dispatch/turn-types';
 import { daemonFixture, serveExec, startDaemon, tenantId, TEST_KEYS } from './harness';
 
 // Every way we know to get a held call to run without the approval it needs, or to run twice.

@@ -9,7 +9,7 @@ import { natsConnectOptions, ToolsearchClient } from '@toolsearch/client';
 import { parseDaemonConfig, type DaemonConfig } from '../src/config';
 import { redisConnectionUrl } from '../src/connection-config';
 import { Daemon } from '../src/daemon';
-import type { DispatchHooks } from '../src/dispatch/dispatcher';
+import type { DispatchHooks } from '../src/dispatch/turn-types';
 
 export const NATS_URL = process.env['TOOLSEARCH_NATS_URL'] ?? 'nats://127.0.0.1:4222';
 export const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';

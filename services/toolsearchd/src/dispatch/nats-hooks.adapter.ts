@@ -4,7 +4,7 @@ import { HOOKS, PreHookReplySchema, subject, type PostHookRequest, type PreHookR
 import type { CallEnvelope } from '@toolsearch/proto';
 import type { HookSettings, TenantPolicy } from '../policy-config';
 import type { AuditLog } from './audit.adapter';
-import type { DispatchHooks, HookCall, PreCallVerdict } from './dispatcher';
+import type { DispatchHooks, HookCall, PreCallVerdict } from './turn-types';
 
 const codec = JSONCodec<unknown>();
 
