@@ -109,6 +109,11 @@ export class McpLeases {
     return this.#keys.tenant(tenant, 'mcp', 'attach', name);
   }
 
+  /** The names of a tenant's stored attachments, so a look reads one set, not a key per MCP toolset. */
+  #attached(tenant: string): string {
+    return this.#keys.tenant(tenant, 'mcp', 'attached');
+  }
+
   /** This replica just attached the server: its attachment is stored and its lease is this replica's (a newer attach wins). */
   async claim(tenant: string, config: McpServerConfig): Promise<void> {
     this.#held.set(`${tenant}\u0000${config.name}`, { tenant, name: config.name });
@@ -116,6 +121,7 @@ export class McpLeases {
       this.deps.redis
         .multi()
         .set(this.#attachment(tenant, config.name), JSON.stringify(config))
+        .sadd(this.#attached(tenant), config.name)
         .set(this.#lease(tenant, config.name), this.#replica, 'PX', this.deps.config.ttlMs),
     );
   }
@@ -123,7 +129,12 @@ export class McpLeases {
   /** The server was detached: nobody holds it any more. True when an attachment was stored. */
   async forget(tenant: string, name: string): Promise<boolean> {
     this.#held.delete(`${tenant}\u0000${name}`);
-    const removed = await this.deps.redis.del(this.#attachment(tenant, name), this.#lease(tenant, name));
+    const [[, removed]] = (await execOrThrow(
+      this.deps.redis
+        .multi()
+        .del(this.#attachment(tenant, name), this.#lease(tenant, name))
+        .srem(this.#attached(tenant), name),
+    )) as [[null, number]];
     this.deps.nc.publish(`${RELEASE_SUBJECT}.${tenant}.${name}`);
     return removed > 0;
   }
@@ -160,15 +171,19 @@ export class McpLeases {
     }
   }
 
-  /** Takes over every stored attachment whose lease is free (its owner died or stopped). */
+  /**
+   * Takes over every stored attachment whose lease is free (its owner died or stopped). Only
+   * servers in the tenant's set of attachments are tried: MCP toolsets a gateway put are not
+   * attachments, and a tenant may have thousands of them.
+   */
   async #lookForFree(): Promise<void> {
     const { targets } = this.deps;
     for (const tenant of [...targets.tenants()]) {
-      for (const [id, { toolset }] of targets.toolsets(tenant)) {
+      const candidates = this.#candidates(tenant);
+      if (candidates.size === 0 || this.#stopped) continue;
+      for (const name of await this.deps.redis.smembers(this.#attached(tenant))) {
         if (this.#stopped) return;
-        if (toolset.kind !== 'mcp' || !id.startsWith('mcp-')) continue;
-        const name = id.slice(4);
-        if (this.#held.has(`${tenant}\u0000${name}`) || targets.holds(tenant, name)) continue;
+        if (!candidates.has(name) || this.#held.has(`${tenant}\u0000${name}`)) continue;
         const stored = await this.deps.redis.eval(
           TAKE,
           2,
@@ -180,6 +195,17 @@ export class McpLeases {
         if (typeof stored === 'string') await this.#takeOver(tenant, name, stored);
       }
     }
+  }
+
+  /** Servers of the tenant's MCP toolsets that this replica holds no connection to. */
+  #candidates(tenant: string): Set<string> {
+    const names = new Set<string>();
+    for (const [id, { toolset }] of this.deps.targets.toolsets(tenant)) {
+      if (toolset.kind !== 'mcp' || !id.startsWith('mcp-')) continue;
+      const name = id.slice(4);
+      if (!this.#held.has(`${tenant}\u0000${name}`) && !this.deps.targets.holds(tenant, name)) names.add(name);
+    }
+    return names;
   }
 
   async #takeOver(tenant: string, name: string, stored: string): Promise<void> {

@@ -138,10 +138,12 @@ describe('a takeover of a stored attachment', () => {
     });
     const redis = new Redis(fixture.config.redis.url ?? '');
     try {
+      const keys = new RedisKeys(fixture.config.namespace.redisPrefix);
       await redis.set(
-        new RedisKeys(fixture.config.namespace.redisPrefix).tenant(tenant, 'mcp', 'attach', 'sneaky'),
+        keys.tenant(tenant, 'mcp', 'attach', 'sneaky'),
         JSON.stringify({ name: 'sneaky', transport: { type: 'http', url: `${server.origin}/mcp` } }),
       );
+      await redis.sadd(keys.tenant(tenant, 'mcp', 'attached'), 'sneaky');
     } finally {
       redis.disconnect();
     }
@@ -204,6 +206,7 @@ describe('a replica that stops cleanly', () => {
           keys.tenant(tenant, 'mcp', 'lease', 'records'),
         ),
       ).toBe(0);
+      expect(await redis.smembers(keys.tenant(tenant, 'mcp', 'attached'))).toEqual([]);
     } finally {
       redis.disconnect();
     }
