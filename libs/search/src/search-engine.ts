@@ -170,7 +170,7 @@ export class SearchEngine {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score: scores[at] as number, reason: 'bm25' });
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
-    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text, this.#nearMisses));
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses));
     if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
       return { hits: [], confidence, nearest: hits };
     return { hits, confidence, nearest: [] };
