@@ -111,13 +111,16 @@ function plainWords(index: Bm25Index, terms: QueryTerms, near: (() => NearMisses
 
 /**
  * The features of one answer: how much of what the request says the returned tools cover. Cost:
- * one binary search per (own term, returned tool), with both bounded (`MAX_QUERY_TERMS`, the limit).
+ * one binary search per (own term, returned tool), with both bounded (`MAX_QUERY_TERMS`, the limit),
+ * unless `matches` answers whether the returned tool at `hit` has the query term at `term` (the
+ * engine's re-ranker already knows it for the tools it picked).
  */
 export function confidenceFeatures(
   index: Bm25Index,
   terms: QueryTerms,
   hits: readonly { index: number }[],
   near?: () => NearMisses,
+  matches?: (term: number, hit: number) => boolean,
 ): ConfidenceFeatures {
   // A slip of a catalog word is neither a capability the catalog lacks nor one it has: it is left
   // out of the request's words and unknown mass alike (typo-names bench: BENCHMARKS.md).
@@ -139,7 +142,10 @@ export function confidenceFeatures(
     words += weight;
     let found = false;
     for (let hit = 0; hit < shown; hit += 1) {
-      if (index.contribution(id, (hits[hit] as { index: number }).index) <= 0) continue;
+      if (
+        matches === undefined ? index.contribution(id, (hits[hit] as { index: number }).index) <= 0 : !matches(at, hit)
+      )
+        continue;
       found = true;
       MATCHED[hit] = (MATCHED[hit] as number) + weight;
       if (hit === 0) first += mass;

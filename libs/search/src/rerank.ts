@@ -27,6 +27,9 @@ export class Reranker {
   #taken = new Uint8Array(0);
   #ids = new Int32Array(0);
   #scores = new Float64Array(0);
+  /** Per pick: its place in the pool (its row of `#contributions`). */
+  #picks = new Int32Array(0);
+  #termCount = 0;
 
   constructor(index: Bm25Index, nameBonus: number, diversity: number) {
     this.#index = index;
@@ -47,6 +50,14 @@ export class Reranker {
   }
 
   /**
+   * Whether the pick at `pick` of the last `rerank` has the query term at `term` (a posting of it:
+   * every posting's contribution is positive, and so is the weight of every term the request says).
+   */
+  contributes(term: number, pick: number): boolean {
+    return (this.#contributions[(this.#picks[pick] as number) * this.#termCount + term] as number) > 0;
+  }
+
+  /**
    * Orders the first `count` candidates: each one's BM25F score (per-term contributions, weighted
    * by how much each term is still "open" under the diversity rule) times the name reward, plus
    * its source boost; picked greedily, at most `limit`. Returns how many were picked (`ids`, `scores`).
@@ -60,6 +71,7 @@ export class Reranker {
     limit: number,
   ): number {
     const terms = termIds.length;
+    this.#termCount = terms;
     this.#reserve(count, terms, limit);
     const rewards = this.#rewards;
     const contributions = this.#contributions;
@@ -95,6 +107,7 @@ export class Reranker {
       if (best < 0) break;
       taken[best] = 1;
       ids[picked] = candidates[best] as number;
+      this.#picks[picked] = best;
       scores[picked] = bestScore;
       picked += 1;
       if (decay < 1) {
@@ -166,6 +179,7 @@ export class Reranker {
     if (this.#ids.length < picks) {
       this.#ids = new Int32Array(picks);
       this.#scores = new Float64Array(picks);
+      this.#picks = new Int32Array(picks);
     }
   }
 }

@@ -24,6 +24,8 @@ const RERANK_POOL_MIN = 20;
  */
 export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
+/** The exact hits of a request that names no tool (most requests): nothing to skip. */
+const NONE_SEEN: ReadonlySet<number> = new Set<number>();
 /** `fillDensePool` lowers its gate by this factor: far more than the rounding of a total. */
 const GATE_MARGIN = 1 - 1e-9;
 
@@ -36,8 +38,11 @@ export class SearchEngine {
   readonly index: Bm25Index;
   readonly ranking: RankingOptions;
   readonly #exact = new Map<string, number[]>();
-  readonly #scores: Float64Array;
-  readonly #coverage: Float64Array;
+  /**
+   * Scratch: per document, its score and its coverage side by side (`[2d]`, `[2d + 1]`): the
+   * posting loop updates both, and one cache line then serves the pair.
+   */
+  readonly #sums: Float64Array;
   readonly #touched: Int32Array;
   /** Per document: the id of its source label; per source: the best score of the current query. */
   readonly #sourceOf: Int32Array;
@@ -60,6 +65,8 @@ export class SearchEngine {
   #typos: TypoMatcher | undefined;
   /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
   readonly #nearMisses = (): TypoMatcher => this.typos;
+  /** For the confidence: whether a picked tool has a query term (the re-ranker's table, no search). */
+  readonly #contributes = (term: number, hit: number): boolean => this.#reranker.contributes(term, hit);
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -71,8 +78,7 @@ export class SearchEngine {
     };
     this.index.names.forEach((name, id) => add(name, id));
     this.index.originalNames.forEach((name, id) => add(name, id));
-    this.#scores = new Float64Array(documents.length);
-    this.#coverage = new Float64Array(documents.length);
+    this.#sums = new Float64Array(documents.length * 2);
     this.#touched = new Int32Array(documents.length);
     const sources = new Map<string, number>();
     this.#sourceOf = Int32Array.from(documents, (doc) => {
@@ -146,11 +152,16 @@ export class SearchEngine {
     if (text === '' || limit <= 0 || this.size === 0) return { hits: [], confidence: 0, nearest: [] };
     const lower = text.toLowerCase();
     const hits: SearchHit[] = [];
-    const seen = new Set<number>();
-    for (const id of this.#exact.get(lower) ?? []) {
-      if (hits.length >= limit) break;
-      hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
-      seen.add(id);
+    const named = this.#exact.get(lower);
+    let seen = NONE_SEEN;
+    if (named !== undefined) {
+      const taken = new Set<number>();
+      for (const id of named) {
+        if (hits.length >= limit) break;
+        hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
+        taken.add(id);
+      }
+      seen = taken;
     }
     if (hits.length >= limit) return { hits, confidence: 1, nearest: [] };
 
@@ -170,7 +181,7 @@ export class SearchEngine {
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score: scores[at] as number, reason: 'bm25' });
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
-    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses));
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses, this.#contributes));
     if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
       return { hits: [], confidence, nearest: hits };
     return { hits, confidence, nearest: [] };
@@ -192,8 +203,7 @@ export class SearchEngine {
   private rank(terms: QueryTerms, limit: number, wanted: number, seen: ReadonlySet<number>): number {
     const { ids: termIds, weights: termWeights, mass: queryMass } = terms;
 
-    const scores = this.#scores;
-    const coverage = this.#coverage;
+    const sums = this.#sums;
     const touched = this.#touched;
     const docs = this.index.postingDocs;
     const contributions = this.index.postingScores;
@@ -212,16 +222,17 @@ export class SearchEngine {
       // Hot loops: plain indexed access on typed arrays (every index is in range by construction).
       if (dense) {
         for (let i = from; i < to; i += 1) {
-          const doc = docs[i] as number;
-          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
-          coverage[doc] = (coverage[doc] as number) + idf;
+          const at = (docs[i] as number) << 1;
+          sums[at] = (sums[at] as number) + weight * (contributions[i] as number);
+          sums[at + 1] = (sums[at + 1] as number) + idf;
         }
       } else {
         for (let i = from; i < to; i += 1) {
           const doc = docs[i] as number;
-          if (coverage[doc] === 0) touched[touchedCount++] = doc;
-          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
-          coverage[doc] = (coverage[doc] as number) + idf;
+          const at = doc << 1;
+          if (sums[at + 1] === 0) touched[touchedCount++] = doc;
+          sums[at] = (sums[at] as number) + weight * (contributions[i] as number);
+          sums[at + 1] = (sums[at + 1] as number) + idf;
         }
       }
     }
@@ -242,13 +253,13 @@ export class SearchEngine {
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
         const source = sourceOf[doc] as number;
-        const score = scores[doc] as number;
+        const score = sums[doc << 1] as number;
         if (score > (sourceBest[source] as number)) sourceBest[source] = score;
       }
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
-        const total = (scores[doc] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
-        if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+        const total = (sums[doc << 1] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
+        if (total >= floorScore && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
           pool.offer(doc, total);
           if (pool.size === capacity) floorScore = pool.worstScore;
         }
@@ -264,14 +275,13 @@ export class SearchEngine {
     for (let c = 0; c < count; c += 1)
       boosts[c] = boost * (sourceBest[sourceOf[candidates[c] as number] as number] as number);
     if (dense) {
-      scores.fill(0);
-      coverage.fill(0);
+      sums.fill(0);
       sourceBest.fill(0);
     } else {
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
-        scores[doc] = 0;
-        coverage[doc] = 0;
+        sums[doc << 1] = 0;
+        sums[(doc << 1) + 1] = 0;
         sourceBest[sourceOf[doc] as number] = 0;
       }
     }
@@ -289,15 +299,14 @@ export class SearchEngine {
    * every document (`gate` is lowered by far more than any rounding, so no tie is lost).
    */
   private fillDensePool(floor: number, seen: ReadonlySet<number>): void {
-    const scores = this.#scores;
-    const coverage = this.#coverage;
+    const sums = this.#sums;
     const sourceOf = this.#sourceOf;
     const sourceBest = this.#sourceBest;
     const boost = this.ranking.sourceBoost;
     const pool = this.#pool;
     const capacity = pool.capacity;
     const skipSeen = seen.size > 0;
-    const documentCount = scores.length;
+    const documentCount = sourceOf.length;
     const plain = this.#plainPool;
     plain.reset(capacity);
     // Documents that may lie near the final gate are noted on the way (`touched` is free in a dense
@@ -308,10 +317,10 @@ export class SearchEngine {
     let gate = Number.MIN_VALUE; // every touched document's score is positive
     let mark = Number.MIN_VALUE;
     for (let doc = 0; doc < documentCount; doc += 1) {
-      const score = scores[doc] as number;
+      const score = sums[doc << 1] as number;
       if (score < mark) continue;
       noted[notedCount++] = doc;
-      if (score >= gate && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+      if (score >= gate && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
         plain.offer(doc, score);
         if (plain.size === capacity) {
           gate = plain.worstScore;
@@ -326,20 +335,20 @@ export class SearchEngine {
     for (let at = 0; at < notedCount; at += 1) {
       const doc = noted[at] as number;
       const source = sourceOf[doc] as number;
-      if ((scores[doc] as number) < gate || (sourceBest[source] as number) > 0) continue;
+      if ((sums[doc << 1] as number) < gate || (sourceBest[source] as number) > 0) continue;
       const to = starts[source + 1] as number;
       let best = 0;
       for (let k = starts[source] as number; k < to; k += 1)
-        best = Math.max(best, scores[order[k] as number] as number);
+        best = Math.max(best, sums[(order[k] as number) << 1] as number);
       sourceBest[source] = best;
       const extra = boost * best;
       if (best + extra < floorScore) continue;
       for (let k = starts[source] as number; k < to; k += 1) {
         const doc = order[k] as number;
-        const score = scores[doc] as number;
+        const score = sums[doc << 1] as number;
         if (score === 0) continue;
         const total = score + extra;
-        if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+        if (total >= floorScore && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
           pool.offer(doc, total);
           if (pool.size === capacity) floorScore = pool.worstScore;
         }
