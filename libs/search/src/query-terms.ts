@@ -149,7 +149,7 @@ function analyseRequest(raw: readonly string[]): Map<string, number> {
       for (const term of wordTerms(word, dropStopWords)) {
         if (count === MAX_QUERY_TERMS) return analysed;
         count += 1;
-        if (!analysed.has(term)) analysed.set(term, -1);
+        analysed.set(term, -1); // a term seen before keeps its place
       }
     }
     if (count > 0) return analysed;
