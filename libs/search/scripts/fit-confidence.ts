@@ -70,7 +70,7 @@ for (const set of FIT_SETS) {
       if (hits.length === 0 || hits.some((hit) => hit.reason !== 'bm25')) continue;
       const gold = new Set(query.gold.flat());
       const y = query.gold.length > 0 && hits.some((hit) => gold.has(ids[hit.index] ?? '')) ? 1 : 0;
-      const x = confidenceFeatures(engine.index, engine.queryTerms(query.query), hits, query.query, () => engine.typos);
+      const x = confidenceFeatures(engine.index, engine.queryTerms(query.query), hits, () => engine.typos);
       samples.push({ x, y, set: set.name, part, answerable: query.gold.length > 0, query: query.query });
     }
 }

@@ -179,6 +179,7 @@ const OUTPUT_VERBS =
  * needs one that writes ("save the report to /root/notes/x.md"). Returned as index terms.
  */
 export function impliedQueryTerms(query: string): string[] {
-  if (!FILE_PATH.test(query)) return [];
+  // A path has a slash: most requests are ruled out without running the pattern over them.
+  if (!query.includes('/') || !FILE_PATH.test(query)) return [];
   return OUTPUT_VERBS.test(query) ? [stem('file'), stem('write')] : [stem('file')];
 }

@@ -1,7 +1,7 @@
-import { wordTerms, words } from './analyzer';
+import { wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { MAX_QUERY_CHARS, type QueryTerms } from './query-terms';
+import type { QueryTerms } from './query-terms';
 
 /**
  * What the confidence of an answer is computed from, all in 0…1. Deliberately nothing about the
@@ -42,8 +42,15 @@ export interface ConfidenceFeatures {
 export type { ConfidenceModel } from './confidence-types';
 import type { ConfidenceModel } from './confidence-types';
 
-const OWN = new Set(['query', 'implied', 'typo']);
-const LOWER_WORD = /^[a-z]{3,24}$/;
+/** A plain lowercase word: 3 to 24 letters a–z (`/^[a-z]{3,24}$/` without a pattern per word). */
+function isLowerWord(word: string): boolean {
+  if (word.length < 3 || word.length > 24) return false;
+  for (let at = 0; at < word.length; at += 1) {
+    const code = word.charCodeAt(at);
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
 /** Words looked at for `unknownWords`: the first ones of a long request say what it is about. */
 const MAX_WORDS = 64;
 /** Unknown words looked at as possible slips (the query terms count no more unknown words). */
@@ -74,18 +81,25 @@ function correctedByQueryTerms(terms: QueryTerms, stem: string): boolean {
 
 /**
  * The request's plain lowercase words: how many, how many no tool has, and how many of those look
- * like slips of a catalog word ("updte", "emals"; at most `MAX_UNKNOWN_TERMS` looked at).
+ * like slips of a catalog word ("updte", "emals"; at most `MAX_UNKNOWN_TERMS` looked at). Reads the
+ * words and term ids the query terms already found rather than splitting the request again.
  */
-function plainWords(index: Bm25Index, terms: QueryTerms, query: string, near: (() => NearMisses) | undefined) {
+function plainWords(index: Bm25Index, terms: QueryTerms, near: (() => NearMisses) | undefined) {
   let plain = 0;
   let missing = 0;
   let slips = 0;
-  for (const word of words(query.slice(0, MAX_QUERY_CHARS)).slice(0, MAX_WORDS)) {
-    if (!LOWER_WORD.test(word)) continue;
+  const known = (stem: string): boolean => {
+    const id = terms.analysed.get(stem);
+    return id === undefined ? index.termId(stem) !== undefined : id >= 0;
+  };
+  const count = Math.min(terms.words.length, MAX_WORDS);
+  for (let at = 0; at < count; at += 1) {
+    const word = terms.words[at] as string;
+    if (!isLowerWord(word)) continue;
     const stems = wordTerms(word, true);
     if (stems.length === 0) continue; // a stop word
     plain += 1;
-    if (!stems.every((stem) => index.termId(stem) === undefined)) continue;
+    if (stems.some(known)) continue;
     missing += 1;
     const stem = stems[0] as string;
     if (near === undefined || slips >= MAX_UNKNOWN_TERMS || stems.length !== 1) continue;
@@ -97,18 +111,20 @@ function plainWords(index: Bm25Index, terms: QueryTerms, query: string, near: ((
 
 /**
  * The features of one answer: how much of what the request says the returned tools cover. Cost:
- * one binary search per (own term, returned tool), with both bounded (`MAX_QUERY_TERMS`, the limit).
+ * one binary search per (own term, returned tool), with both bounded (`MAX_QUERY_TERMS`, the limit),
+ * unless `matches` answers whether the returned tool at `hit` has the query term at `term` (the
+ * engine's re-ranker already knows it for the tools it picked).
  */
 export function confidenceFeatures(
   index: Bm25Index,
   terms: QueryTerms,
   hits: readonly { index: number }[],
-  query: string,
   near?: () => NearMisses,
+  matches?: (term: number, hit: number) => boolean,
 ): ConfidenceFeatures {
   // A slip of a catalog word is neither a capability the catalog lacks nor one it has: it is left
   // out of the request's words and unknown mass alike (typo-names bench: BENCHMARKS.md).
-  const { plain, missing, slips } = plainWords(index, terms, query, terms.unknownMass > 0 ? near : undefined);
+  const { plain, missing, slips } = plainWords(index, terms, terms.unknownMass > 0 ? near : undefined);
   const slipMass = Math.min(slips * index.maxIdf, terms.unknownMass);
   const unknownMass = terms.unknownMass - slipMass;
   const shown = Math.min(hits.length, MAX_HITS);
@@ -118,14 +134,18 @@ export function confidenceFeatures(
   // Unknown words count as words of the request (each adds `maxIdf` to the unknown mass).
   let words = index.maxIdf > 0 ? Math.round(unknownMass / index.maxIdf) : 0;
   for (let at = 0; at < terms.ids.length; at += 1) {
-    if (!OWN.has(terms.origins[at] as string)) continue;
+    const origin = terms.origins[at];
+    if (origin !== 'query' && origin !== 'implied' && origin !== 'typo') continue;
     const id = terms.ids[at] as number;
     const weight = terms.weights[at] as number;
     const mass = weight * index.idf(id);
     words += weight;
     let found = false;
     for (let hit = 0; hit < shown; hit += 1) {
-      if (index.contribution(id, (hits[hit] as { index: number }).index) <= 0) continue;
+      if (
+        matches === undefined ? index.contribution(id, (hits[hit] as { index: number }).index) <= 0 : !matches(at, hit)
+      )
+        continue;
       found = true;
       MATCHED[hit] = (MATCHED[hit] as number) + weight;
       if (hit === 0) first += mass;

@@ -82,7 +82,7 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
   const bm25 = shown.length > 0 && shown.every((hit) => hit.reason === 'bm25');
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
   const features = bm25
-    ? confidenceFeatures(engine.index, engine.queryTerms(query), shown, query.trim(), () => engine.typos)
+    ? confidenceFeatures(engine.index, engine.queryTerms(query.trim()), shown, () => engine.typos)
     : null;
   return {
     confidence: round3(answer.confidence),

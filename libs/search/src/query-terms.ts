@@ -1,4 +1,4 @@
-import { analyzeQuery, impliedQueryTerms } from './analyzer';
+import { impliedQueryTerms, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { glossaryTerms } from './glossary';
 import { learnedTerm } from './term-associations';
@@ -20,6 +20,13 @@ export interface QueryTerms {
   readonly mass: number;
   /** The part of `mass` from words no tool contains. */
   readonly unknownMass: number;
+  /** The raw words of the request (`words()` of the analysed text): the confidence reads them again. */
+  readonly words: readonly string[];
+  /**
+   * The request's own distinct terms (the first `MAX_QUERY_TERMS` analysed), in order, each with
+   * its index term id, or -1 when no tool has it: looked up once per request.
+   */
+  readonly analysed: ReadonlyMap<string, number>;
 }
 
 /** Bounds and weights of what is added to a request (measured on the tuning parts; BENCHMARKS.md). */
@@ -60,36 +67,42 @@ export function buildQueryTerms(
   typos: () => TypoMatcher,
   options: { expand?: boolean; expansionScale?: number; correctTypos?: boolean; weighTerms?: boolean } = {},
 ): QueryTerms {
-  const q: QueryTerms = { ids: [], weights: [], terms: [], origins: [], sources: [], mass: 0, unknownMass: 0 };
+  const ids: number[] = [];
+  const weights: number[] = [];
+  const terms: string[] = [];
+  const origins: TermOrigin[] = [];
+  const sources: string[] = [];
   let mass = 0;
   let unknownMass = 0;
   const own = new Set<number>();
   const add = (id: number, term: string, weight: number, origin: TermOrigin, source: string) => {
     own.add(id);
-    q.ids.push(id);
-    q.weights.push(weight);
-    q.terms.push(term);
-    q.origins.push(origin);
-    q.sources.push(source);
+    ids.push(id);
+    weights.push(weight);
+    terms.push(term);
+    origins.push(origin);
+    sources.push(source);
   };
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
-  const unique = new Set(analyzeQuery(text).slice(0, MAX_QUERY_TERMS));
-  const implied = new Set<string>();
+  const raw = words(text);
+  const analysed = analyseRequest(raw);
+  const implied: string[] = [];
   // Implied terms count only where the catalog has them (an unknown one would lower coverage).
   for (const term of impliedQueryTerms(text))
-    if (index.termId(term) !== undefined && !unique.has(term)) implied.add(term);
+    if (index.termId(term) !== undefined && !analysed.has(term) && !implied.includes(term)) implied.push(term);
   let unknown = 0;
   // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.
   const weak: { term: string; weight: number }[] = [];
-  for (const term of [...unique, ...implied]) {
+  const visit = (term: string, isImplied: boolean) => {
     const id = index.termId(term);
+    if (!isImplied) analysed.set(term, id ?? -1);
     if (id !== undefined) {
-      if (own.has(id)) continue;
-      const weight = options.weighTerms === false || implied.has(term) ? 1 : learnedTerm(term).weight;
+      if (own.has(id)) return;
+      const weight = options.weighTerms === false || isImplied ? 1 : learnedTerm(term).weight;
       mass += weight * index.idf(id);
-      add(id, term, weight, implied.has(term) ? 'implied' : 'query', term);
+      add(id, term, weight, isImplied ? 'implied' : 'query', term);
       if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
-      continue;
+      return;
     }
     // A word no tool contains: perhaps a typo of one that does (bounded: the first few only).
     const correction = options.correctTypos !== false && unknown < MAX_UNKNOWN_TERMS ? typos().match(term) : undefined;
@@ -97,7 +110,7 @@ export function buildQueryTerms(
       mass += index.idf(correction.id);
       add(correction.id, correction.term, EXPANSION.typoWeight, 'typo', term);
       unknown += 1;
-      continue;
+      return;
     }
     weak.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
@@ -105,19 +118,43 @@ export function buildQueryTerms(
     const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
     mass += missing;
     unknownMass += missing;
-  }
+  };
+  for (const term of analysed.keys()) visit(term, false);
+  for (const term of implied) visit(term, true);
   // Glossary renderings for every word of the request, known here or not ("game" in a catalog
   // whose game tools are described only in Chinese), weighted like the word.
-  for (const term of unique) {
+  for (const term of analysed.keys()) {
+    const renderings = glossaryTerms(term);
+    if (renderings.length === 0) continue;
     const weight = options.weighTerms === false ? 1 : learnedTerm(term).weight;
-    for (const rendering of glossaryTerms(term)) {
+    for (const rendering of renderings) {
       const id = index.termId(rendering);
       if (id !== undefined && !own.has(id)) add(id, rendering, EXPANSION.glossaryWeight * weight, 'glossary', term);
     }
   }
-  if (options.expand !== false && unique.size <= EXPANSION.maxTermsToExpand)
+  if (options.expand !== false && analysed.size <= EXPANSION.maxTermsToExpand)
     expand(index, weak, own, add, options.expansionScale ?? 1);
-  return { ...q, mass, unknownMass };
+  return { ids, weights, terms, origins, sources, mass, unknownMass, words: raw, analysed };
+}
+
+/**
+ * The request's distinct terms in order, as `analyzeQuery` gives them cut at `MAX_QUERY_TERMS`
+ * (stop words dropped unless the request is nothing but stop words), from its words split once.
+ */
+function analyseRequest(raw: readonly string[]): Map<string, number> {
+  const analysed = new Map<string, number>();
+  for (const dropStopWords of [true, false]) {
+    let count = 0;
+    for (const word of raw) {
+      for (const term of wordTerms(word, dropStopWords)) {
+        if (count === MAX_QUERY_TERMS) return analysed;
+        count += 1;
+        analysed.set(term, -1); // a term seen before keeps its place
+      }
+    }
+    if (count > 0) return analysed;
+  }
+  return analysed;
 }
 
 /** Adds the strongest learned associations of the request's terms (each target once, at its best weight). */
@@ -129,7 +166,9 @@ function expand(
   scaleBy: number,
 ): void {
   const best = new Map<number, { term: string; weight: number; source: string }>();
-  for (const { term: source, weight: sourceWeight } of sources.slice(0, EXPANSION.maxTermsToExpand)) {
+  const count = Math.min(sources.length, EXPANSION.maxTermsToExpand);
+  for (let at = 0; at < count; at += 1) {
+    const { term: source, weight: sourceWeight } = sources[at] as { term: string; weight: number };
     const scale = sourceWeight * scaleBy;
     for (const { term, weight } of learnedTerm(source).associations) {
       const id = index.termId(term);

@@ -4,6 +4,7 @@ import { confidenceFeatures, confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
+import { Reranker } from './rerank';
 import { TopK } from './top-k';
 import { substringHits } from './name-fallback';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
@@ -23,6 +24,10 @@ const RERANK_POOL_MIN = 20;
  */
 export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
+/** The exact hits of a request that names no tool (most requests): nothing to skip. */
+const NONE_SEEN: ReadonlySet<number> = new Set<number>();
+/** `fillDensePool` lowers its gate by this factor: far more than the rounding of a total. */
+const GATE_MARGIN = 1 - 1e-9;
 
 /**
  * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
@@ -33,8 +38,11 @@ export class SearchEngine {
   readonly index: Bm25Index;
   readonly ranking: RankingOptions;
   readonly #exact = new Map<string, number[]>();
-  readonly #scores: Float64Array;
-  readonly #coverage: Float64Array;
+  /**
+   * Scratch: per document, its score and its coverage side by side (`[2d]`, `[2d + 1]`): the
+   * posting loop updates both, and one cache line then serves the pair.
+   */
+  readonly #sums: Float64Array;
   readonly #touched: Int32Array;
   /** Per document: the id of its source label; per source: the best score of the current query. */
   readonly #sourceOf: Int32Array;
@@ -47,15 +55,18 @@ export class SearchEngine {
    * reading `.name` off them in the query path kept throwing V8's optimised code away.
    */
   readonly #displayNames: readonly string[];
-  /** Scratch: per document, its place in the re-ranking pool plus one (0: not a candidate). */
-  readonly #candidateSlot: Int32Array;
-  /** Scratch: 1 for the current query's term ids (for the name reward). */
-  readonly #queryMarks: Uint8Array;
-  /** Scratch: the candidate pool of the current query. */
+  /** Scratch: the candidate pool of the current query, then its ids (best first) and source boosts. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
+  /** Scratch: the best plain scores of a dense request (`fillDensePool`). */
+  readonly #plainPool = new TopK(RERANK_POOL_MIN);
+  #candidates = new Int32Array(RERANK_POOL_MIN);
+  #boosts = new Float64Array(RERANK_POOL_MIN);
+  readonly #reranker: Reranker;
   #typos: TypoMatcher | undefined;
   /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
   readonly #nearMisses = (): TypoMatcher => this.typos;
+  /** For the confidence: whether a picked tool has a query term (the re-ranker's table, no search). */
+  readonly #contributes = (term: number, hit: number): boolean => this.#reranker.contributes(term, hit);
 
   constructor(documents: readonly SearchDocument[], ranking: RankingOptions = DEFAULT_RANKING) {
     this.index = new Bm25Index(documents, ranking.index);
@@ -67,8 +78,7 @@ export class SearchEngine {
     };
     this.index.names.forEach((name, id) => add(name, id));
     this.index.originalNames.forEach((name, id) => add(name, id));
-    this.#scores = new Float64Array(documents.length);
-    this.#coverage = new Float64Array(documents.length);
+    this.#sums = new Float64Array(documents.length * 2);
     this.#touched = new Int32Array(documents.length);
     const sources = new Map<string, number>();
     this.#sourceOf = Int32Array.from(documents, (doc) => {
@@ -90,8 +100,7 @@ export class SearchEngine {
     this.#sourceDocs = new Int32Array(documents.length);
     this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
     this.#displayNames = documents.map((doc) => doc.name);
-    this.#candidateSlot = new Int32Array(documents.length);
-    this.#queryMarks = new Uint8Array(this.index.termCount);
+    this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
   }
 
   get size(): number {
@@ -143,11 +152,16 @@ export class SearchEngine {
     if (text === '' || limit <= 0 || this.size === 0) return { hits: [], confidence: 0, nearest: [] };
     const lower = text.toLowerCase();
     const hits: SearchHit[] = [];
-    const seen = new Set<number>();
-    for (const id of this.#exact.get(lower) ?? []) {
-      if (hits.length >= limit) break;
-      hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
-      seen.add(id);
+    const named = this.#exact.get(lower);
+    let seen = NONE_SEEN;
+    if (named !== undefined) {
+      const taken = new Set<number>();
+      for (const id of named) {
+        if (hits.length >= limit) break;
+        hits.push({ index: id, name: this.#displayNames[id] ?? '', score: Number.POSITIVE_INFINITY, reason: 'exact' });
+        taken.add(id);
+      }
+      seen = taken;
     }
     if (hits.length >= limit) return { hits, confidence: 1, nearest: [] };
 
@@ -160,11 +174,14 @@ export class SearchEngine {
       if (named.length > 0) return { hits: named, confidence: SUBSTRING_CONFIDENCE, nearest: [] };
     }
     const exact = hits.length;
-    for (const { id, score } of this.rank(terms, limit, limit - hits.length, seen)) {
-      hits.push({ index: id, name: this.#displayNames[id] ?? '', score, reason: 'bm25' });
+    const picked = this.rank(terms, limit, limit - hits.length, seen);
+    const { ids, scores } = this.#reranker;
+    for (let at = 0; at < picked; at += 1) {
+      const id = ids[at] as number;
+      hits.push({ index: id, name: this.#displayNames[id] ?? '', score: scores[at] as number, reason: 'bm25' });
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
-    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, text, this.#nearMisses));
+    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses, this.#contributes));
     if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
       return { hits: [], confidence, nearest: hits };
     return { hits, confidence, nearest: [] };
@@ -178,15 +195,15 @@ export class SearchEngine {
 
   /**
    * BM25F over the query terms, the coverage floor and the source boost, then the re-ranking: the
-   * best `wanted` tools not in `seen`. Kept apart from `search`, whose result array changes shape
+   * best `wanted` tools not in `seen`, left in the re-ranker's `ids` / `scores` (the count is
+   * returned). Kept apart from `search`, whose result array changes shape
    * as it fills: when the two were one function, V8 threw the optimised code of the whole hot path
    * away on nearly every call ("wrong map" deoptimisations, seen with `--trace-deopt`).
    */
-  private rank(terms: QueryTerms, limit: number, wanted: number, seen: ReadonlySet<number>) {
+  private rank(terms: QueryTerms, limit: number, wanted: number, seen: ReadonlySet<number>): number {
     const { ids: termIds, weights: termWeights, mass: queryMass } = terms;
 
-    const scores = this.#scores;
-    const coverage = this.#coverage;
+    const sums = this.#sums;
     const touched = this.#touched;
     const docs = this.index.postingDocs;
     const contributions = this.index.postingScores;
@@ -205,16 +222,17 @@ export class SearchEngine {
       // Hot loops: plain indexed access on typed arrays (every index is in range by construction).
       if (dense) {
         for (let i = from; i < to; i += 1) {
-          const doc = docs[i] as number;
-          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
-          coverage[doc] = (coverage[doc] as number) + idf;
+          const at = (docs[i] as number) << 1;
+          sums[at] = (sums[at] as number) + weight * (contributions[i] as number);
+          sums[at + 1] = (sums[at + 1] as number) + idf;
         }
       } else {
         for (let i = from; i < to; i += 1) {
           const doc = docs[i] as number;
-          if (coverage[doc] === 0) touched[touchedCount++] = doc;
-          scores[doc] = (scores[doc] as number) + weight * (contributions[i] as number);
-          coverage[doc] = (coverage[doc] as number) + idf;
+          const at = doc << 1;
+          if (sums[at + 1] === 0) touched[touchedCount++] = doc;
+          sums[at] = (sums[at] as number) + weight * (contributions[i] as number);
+          sums[at + 1] = (sums[at + 1] as number) + idf;
         }
       }
     }
@@ -227,142 +245,114 @@ export class SearchEngine {
     // the offers, so the two paths below rank alike.
     const pool = this.#pool;
     pool.reset(Math.max(RERANK_POOL_MIN, limit * RERANK_POOL_PER_RESULT));
-    const skipSeen = seen.size > 0;
-    const capacity = pool.capacity;
-    let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
-    if (dense) {
-      // Source by source: its best score, then its documents, skipping a whole source when even
-      // its best document with the boost could not reach the pool.
-      const order = this.#sourceDocs;
-      const starts = this.#sourceStarts;
-      const sourceCount = sourceBest.length;
-      for (let source = 0; source < sourceCount; source += 1) {
-        const to = starts[source + 1] as number;
-        let best = 0;
-        for (let k = starts[source] as number; k < to; k += 1) {
-          const score = scores[order[k] as number] as number;
-          if (score > best) best = score;
-        }
-        sourceBest[source] = best;
-      }
-      for (let source = 0; source < sourceCount; source += 1) {
-        const best = sourceBest[source] as number;
-        const extra = boost * best;
-        // No document of this source can total more than best + extra (0: nothing touched it).
-        if (best === 0 || best + extra < floorScore) continue;
-        const to = starts[source + 1] as number;
-        for (let k = starts[source] as number; k < to; k += 1) {
-          const doc = order[k] as number;
-          const score = scores[doc] as number;
-          if (score === 0) continue; // every touched document's score is positive
-          const total = score + extra;
-          if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
-            pool.offer(doc, total);
-            if (pool.size === capacity) floorScore = pool.worstScore;
-          }
-        }
-      }
-    } else {
+    if (dense) this.fillDensePool(floor, seen);
+    else {
+      const skipSeen = seen.size > 0;
+      const capacity = pool.capacity;
+      let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
         const source = sourceOf[doc] as number;
-        const score = scores[doc] as number;
+        const score = sums[doc << 1] as number;
         if (score > (sourceBest[source] as number)) sourceBest[source] = score;
       }
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
-        const total = (scores[doc] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
-        if (total >= floorScore && (coverage[doc] as number) >= floor && !(skipSeen && seen.has(doc))) {
+        const total = (sums[doc << 1] as number) + boost * (sourceBest[sourceOf[doc] as number] as number);
+        if (total >= floorScore && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
           pool.offer(doc, total);
           if (pool.size === capacity) floorScore = pool.worstScore;
         }
       }
     }
-    const candidates = pool.ids();
-    const boosts = new Float64Array(candidates.length);
-    candidates.forEach((id, index) => (boosts[index] = boost * (sourceBest[sourceOf[id] as number] as number)));
+    if (this.#candidates.length < pool.size) {
+      this.#candidates = new Int32Array(pool.capacity);
+      this.#boosts = new Float64Array(pool.capacity);
+    }
+    const candidates = this.#candidates;
+    const boosts = this.#boosts;
+    const count = pool.sortedInto(candidates);
+    for (let c = 0; c < count; c += 1)
+      boosts[c] = boost * (sourceBest[sourceOf[candidates[c] as number] as number] as number);
     if (dense) {
-      scores.fill(0);
-      coverage.fill(0);
+      sums.fill(0);
       sourceBest.fill(0);
     } else {
       for (let i = 0; i < touchedCount; i += 1) {
         const doc = touched[i] as number;
-        scores[doc] = 0;
-        coverage[doc] = 0;
+        sums[doc << 1] = 0;
+        sums[(doc << 1) + 1] = 0;
         sourceBest[sourceOf[doc] as number] = 0;
       }
     }
-    return this.rerank(candidates, boosts, termIds, termWeights, wanted);
+    return this.#reranker.rerank(candidates, count, boosts, termIds, termWeights, wanted);
   }
 
   /**
-   * Orders the candidate pool: each candidate's BM25F score (per-term contributions, weighted by
-   * how much each term is still "open" under the diversity rule) times the name reward, plus the
-   * source boost; picked greedily. Contributions sit in one flat array, candidate by term.
+   * The candidate pool of a request that touched most of the catalog. Every document's source
+   * boost needs its source's best score, and finding every source's best meant an unpredictable
+   * comparison per document (a third of a long request's cost). Instead: first the pool's size in
+   * best plain scores among eligible documents (a comparison that soon fails predictably); its
+   * worst, `gate`, bounds what can reach the pool, since a document totals at least its score
+   * times (1 + boost) and at most its source's best times the same. So only sources with a
+   * document near `gate` are scored with their boost and offered, which ranks exactly as offering
+   * every document (`gate` is lowered by far more than any rounding, so no tie is lost).
    */
-  private rerank(
-    candidates: Int32Array,
-    boosts: Float64Array,
-    termIds: readonly number[],
-    termWeights: readonly number[],
-    limit: number,
-  ): { id: number; score: number }[] {
-    const terms = termIds.length;
-    const count = candidates.length;
-    const marks = this.#queryMarks;
-    for (const termId of termIds) marks[termId] = 1;
-    const rewards = new Float64Array(count);
-    const contributions = new Float64Array(count * terms);
-    const slot = this.#candidateSlot;
-    for (let c = 0; c < count; c += 1) {
-      const id = candidates[c] as number;
-      slot[id] = c + 1;
-      rewards[c] = 1 + this.ranking.nameBonus * this.index.nameShare(id, marks);
-    }
-    for (const termId of termIds) marks[termId] = 0;
-    // One pass over each term's postings picks out the candidates' contributions. (A galloping
-    // search per candidate measured no faster: the postings are short enough to stream.)
-    const docs = this.index.postingDocs;
-    const scores = this.index.postingScores;
-    for (let t = 0; t < terms; t += 1) {
-      const weight = termWeights[t] as number;
-      const termId = termIds[t] as number;
-      const from = this.index.postingStart(termId);
-      const to = from + this.index.documentFrequency(termId);
-      for (let i = from; i < to; i += 1) {
-        const c = (slot[docs[i] as number] as number) - 1;
-        if (c >= 0) contributions[c * terms + t] = weight * (scores[i] as number);
-      }
-    }
-    for (let c = 0; c < count; c += 1) slot[candidates[c] as number] = 0;
-    const weights = new Float64Array(terms).fill(1);
-    const taken = new Uint8Array(count);
-    const out: { id: number; score: number }[] = [];
-    const decay = this.ranking.diversity;
-    while (out.length < limit) {
-      let best = -1;
-      let bestScore = -1;
-      for (let c = 0; c < count; c += 1) {
-        if (taken[c] === 1) continue;
-        let sum = 0;
-        for (let t = 0; t < terms; t += 1) sum += (contributions[c * terms + t] as number) * (weights[t] as number);
-        const score = sum * (rewards[c] as number) + (boosts[c] as number);
-        const id = candidates[c] as number;
-        if (score > bestScore || (score === bestScore && best >= 0 && id < (candidates[best] as number))) {
-          best = c;
-          bestScore = score;
-        }
-      }
-      if (best < 0) break;
-      taken[best] = 1;
-      out.push({ id: candidates[best] as number, score: bestScore });
-      if (decay < 1) {
-        for (let t = 0; t < terms; t += 1) {
-          if ((contributions[best * terms + t] as number) > 0) weights[t] = (weights[t] as number) * decay;
+  private fillDensePool(floor: number, seen: ReadonlySet<number>): void {
+    const sums = this.#sums;
+    const sourceOf = this.#sourceOf;
+    const sourceBest = this.#sourceBest;
+    const boost = this.ranking.sourceBoost;
+    const pool = this.#pool;
+    const capacity = pool.capacity;
+    const skipSeen = seen.size > 0;
+    const documentCount = sourceOf.length;
+    const plain = this.#plainPool;
+    plain.reset(capacity);
+    // Documents that may lie near the final gate are noted on the way (`touched` is free in a dense
+    // request): the gate only rises, so one noted at `gate × margin` at its time covers the end.
+    const noted = this.#touched;
+    const margin = boost >= 0 ? GATE_MARGIN : 0;
+    let notedCount = 0;
+    let gate = Number.MIN_VALUE; // every touched document's score is positive
+    let mark = Number.MIN_VALUE;
+    for (let doc = 0; doc < documentCount; doc += 1) {
+      const score = sums[doc << 1] as number;
+      if (score < mark) continue;
+      noted[notedCount++] = doc;
+      if (score >= gate && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
+        plain.offer(doc, score);
+        if (plain.size === capacity) {
+          gate = plain.worstScore;
+          mark = Math.max(Number.MIN_VALUE, gate * margin);
         }
       }
     }
-    return out;
+    gate = plain.size === capacity ? mark : Number.MIN_VALUE;
+    const order = this.#sourceDocs;
+    const starts = this.#sourceStarts;
+    let floorScore = -1; // once the pool is full: the score an offer must reach (ties go to lower ids)
+    for (let at = 0; at < notedCount; at += 1) {
+      const doc = noted[at] as number;
+      const source = sourceOf[doc] as number;
+      if ((sums[doc << 1] as number) < gate || (sourceBest[source] as number) > 0) continue;
+      const to = starts[source + 1] as number;
+      let best = 0;
+      for (let k = starts[source] as number; k < to; k += 1)
+        best = Math.max(best, sums[(order[k] as number) << 1] as number);
+      sourceBest[source] = best;
+      const extra = boost * best;
+      if (best + extra < floorScore) continue;
+      for (let k = starts[source] as number; k < to; k += 1) {
+        const doc = order[k] as number;
+        const score = sums[doc << 1] as number;
+        if (score === 0) continue;
+        const total = score + extra;
+        if (total >= floorScore && (sums[(doc << 1) + 1] as number) >= floor && !(skipSeen && seen.has(doc))) {
+          pool.offer(doc, total);
+          if (pool.size === capacity) floorScore = pool.worstScore;
+        }
+      }
+    }
   }
 }

@@ -49,4 +49,21 @@ describe('TopK', () => {
     pool.offer(42, 1);
     expect([...pool.ids()]).toEqual([42]);
   });
+
+  it("writes the kept ids best first into the caller's array and leaves the heap as it was", () => {
+    const pool = new TopK(3);
+    for (const [id, score] of [
+      [5, 1],
+      [6, 4],
+      [7, 2],
+      [8, 4],
+    ] as const)
+      pool.offer(id, score);
+    const out = new Int32Array(8).fill(-1);
+    expect(pool.sortedInto(out)).toBe(3);
+    expect([...out.subarray(0, 3)]).toEqual([6, 8, 7]);
+    expect(out[3]).toBe(-1);
+    pool.offer(9, 3);
+    expect([...pool.ids()]).toEqual([6, 8, 9]);
+  });
 });

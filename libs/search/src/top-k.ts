@@ -8,6 +8,8 @@ export class TopK {
   #scores: Float64Array;
   #size = 0;
   #capacity: number;
+  /** Scratch for `sortedInto`: the scores beside the ids being sorted. */
+  #sortScores = new Float64Array(0);
 
   constructor(capacity: number) {
     this.#capacity = capacity;
@@ -79,17 +81,28 @@ export class TopK {
   }
 
   /**
-   * The kept ids, best first. A typed array (sorted in place by insertion; the pool is small):
-   * a plain array's elements kind varied from call to call, and the query path's optimised code
-   * kept being thrown away on it ("wrong map").
+   * The kept ids, best first, in a new typed array (a plain array's elements kind varied from call
+   * to call, and the query path's optimised code kept being thrown away on it: "wrong map").
    */
   ids(): Int32Array {
+    const out = new Int32Array(this.#size);
+    this.sortedInto(out);
+    return out;
+  }
+
+  /**
+   * Writes the kept ids, best first, into `out` (at least `size` long) and returns how many: the
+   * query path passes a scratch array it owns, so ranking allocates nothing here. Insertion sort:
+   * the pool is small. The heap itself is left as it was.
+   */
+  sortedInto(out: Int32Array): number {
     const size = this.#size;
-    const ids = this.#ids.slice(0, size);
-    const scores = this.#scores.slice(0, size);
-    for (let i = 1; i < size; i += 1) {
-      const id = ids[i] as number;
-      const score = scores[i] as number;
+    if (this.#sortScores.length < size) this.#sortScores = new Float64Array(this.#ids.length);
+    const ids = out;
+    const scores = this.#sortScores;
+    for (let i = 0; i < size; i += 1) {
+      const id = this.#ids[i] as number;
+      const score = this.#scores[i] as number;
       let j = i - 1;
       while (j >= 0 && worse(scores[j] as number, ids[j] as number, score, id)) {
         ids[j + 1] = ids[j] as number;
@@ -99,7 +112,7 @@ export class TopK {
       ids[j + 1] = id;
       scores[j + 1] = score;
     }
-    return ids;
+    return size;
   }
 }
 
