@@ -155,6 +155,12 @@ export interface QueryExplanation {
   readonly abstained: boolean;
   /** The withheld tools, nearest first (empty unless abstained). */
   readonly nearest: readonly string[];
+  /**
+   * The context check's support when the confidence was low enough to run it: how well the
+   * request's unmatched words fit the best of the first tools' subjects (below the model's
+   * `context.support` the answer is withheld).
+   */
+  readonly context?: number;
   readonly matches: HitExplanation[];
 }
 
@@ -205,6 +211,7 @@ export function handleToolSearch(
         confidence: Math.round(answer.confidence * 1000) / 1000,
         abstained: hits.length === 0 && answer.nearest.length > 0,
         nearest: answer.nearest.map((hit) => hit.name),
+        ...(answer.context === undefined ? {} : { context: Math.round(answer.context * 1000) / 1000 }),
         matches: explainHits(session.engine, query, hits).map((entry) => ({
           ...entry,
           rules: rules.get(entry.name) ?? [],

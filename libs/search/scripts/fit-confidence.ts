@@ -33,12 +33,16 @@ import { loadEvalSet, EVAL_SETS, type EvalSet } from './eval-data';
 
 /** The threshold may withhold at most this share of any answerable set's tuning hits, rounded down. */
 const MAX_LOST_HITS = 0.01;
+/** The context check's support threshold keeps this distance below every tuning hit it could withhold. */
+const CONTEXT_MARGIN = 0.05;
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
 const chosen = new Set(process.env['FEATURES']?.split(',') ?? CONFIDENCE_FEATURES);
 
 interface Sample {
   readonly x: ConfidenceFeatures;
+  /** The context check's support (`SearchEngine.contextOf`). */
+  readonly context: number;
   readonly y: number;
   readonly set: string;
   readonly part: 'tuning' | 'test';
@@ -70,8 +74,10 @@ for (const set of FIT_SETS) {
       if (hits.length === 0 || hits.some((hit) => hit.reason !== 'bm25')) continue;
       const gold = new Set(query.gold.flat());
       const y = query.gold.length > 0 && hits.some((hit) => gold.has(ids[hit.index] ?? '')) ? 1 : 0;
-      const x = confidenceFeatures(engine.index, engine.queryTerms(query.query), hits, () => engine.typos);
-      samples.push({ x, y, set: set.name, part, answerable: query.gold.length > 0, query: query.query });
+      const terms = engine.queryTerms(query.query);
+      const x = confidenceFeatures(engine.index, terms, hits, () => engine.typos);
+      const context = engine.contextOf(terms, hits);
+      samples.push({ x, y, context, set: set.name, part, answerable: query.gold.length > 0, query: query.query });
     }
 }
 const tuning = samples.filter((s) => s.part === 'tuning');
@@ -103,24 +109,52 @@ const scored = samples.map((s) => ({ ...s, p: confidenceOf(s.x, model) }));
 const answerableSets = FIT_SETS.filter((set) => scored.some((s) => s.set === set.name && s.answerable));
 // The threshold may cost no answerable set more than MAX_LOST_HITS of its tuning hits: none in a
 // set under 100 (allowing one cost a LiveMCPBench frozen-test hit every time it was tried).
-const tooCostly = (candidate: number) =>
+type Scored = (typeof scored)[number];
+const costs = (withheld: (s: Scored) => boolean) =>
   answerableSets.some(({ name }) => {
     const mine = scored.filter((s) => s.part === 'tuning' && s.set === name && s.y === 1);
-    return mine.filter((s) => s.p < candidate).length > Math.floor(MAX_LOST_HITS * mine.length);
+    return mine.filter(withheld).length > Math.floor(MAX_LOST_HITS * mine.length);
   });
 let threshold = 0;
 for (const candidate of [...new Set(scored.filter((s) => s.part === 'tuning').map((s) => round(s.p)))].sort(
   (a, b) => a - b,
 )) {
-  if (tooCostly(candidate)) break;
+  if (costs((s) => s.p < candidate)) break;
   threshold = candidate;
 }
+// The context check (`ConfidenceModel.context`): on top of the threshold, withhold an answer under
+// `below` whose unmatched words support none of its tools (support under `support`). Picked on
+// the tuning parts by the same hit rule (with a margin): the most no-capability requests emptied,
+// then the narrowest gate. `CONTEXT=0` fits without it.
+let gate: { below: number; support: number } | undefined;
+if (process.env['CONTEXT'] !== '0') {
+  let most = -1;
+  for (const below of [0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7])
+    for (const support of [0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.25, 0.3]) {
+      const withheld = (s: Scored) => s.p < threshold || (s.p < below && s.context < support);
+      // A hit within `CONTEXT_MARGIN` of the gate counts as lost: the tuning hits nearest the gate
+      // are a handful, and a gate drawn right under them would withhold their unseen neighbours.
+      if (costs((s) => s.p < threshold || (s.p < below && s.context < support + CONTEXT_MARGIN))) continue;
+      const emptied = scored.filter((s) => s.part === 'tuning' && !s.answerable && withheld(s)).length;
+      if (emptied > most) [most, gate] = [emptied, { below, support }];
+    }
+}
+// `GATE=0.3,0.2` tries one gate (for comparing variants with DRY=1).
+if (process.env['GATE'] !== undefined) {
+  const [below, support] = process.env['GATE'].split(',').map(Number);
+  gate = { below: below ?? 0, support: support ?? 0 };
+}
+const withheldBy = (s: Scored) =>
+  s.p < threshold || (gate !== undefined && s.p < gate.below && s.context < gate.support);
 console.log(`features ${[...chosen].join(', ')}`);
 console.log(`weights ${weights.join(', ')} bias ${round(bias)}; abstain below ${threshold}`);
+console.log(
+  gate === undefined ? 'no context check' : `context check under ${gate.below}: support below ${gate.support}`,
+);
 for (const set of FIT_SETS) {
   const cells = (['tuning', 'test'] as const).map((part) => {
     const mine = scored.filter((s) => s.set === set.name && s.part === part);
-    const withheld = mine.filter((s) => s.p < threshold);
+    const withheld = mine.filter(withheldBy);
     return mine.some((s) => s.answerable)
       ? `${part}: ${withheld.filter((s) => s.y === 1).length} of ${mine.filter((s) => s.y === 1).length} hits withheld, ${withheld.length} emptied`
       : `${part}: ${withheld.length} of ${mine.length} emptied`;
@@ -131,6 +165,7 @@ if (process.env['SHOW'] !== undefined)
   for (const s of [...scored].sort((a, b) => a.p - b.p).filter((s) => s.set === process.env['SHOW']))
     console.log(
       s.p.toFixed(3),
+      s.context.toFixed(3),
       s.y,
       s.part,
       CONFIDENCE_FEATURES.map((n) => s.x[n].toFixed(2)).join(' '),
@@ -142,7 +177,7 @@ if (process.env['DRY'] === undefined)
     `// Generated by libs/search/scripts/fit-confidence.ts from ${tuning.length} tuning requests. Do not edit.
 import type { ConfidenceModel } from '../confidence-types';
 
-export const CONFIDENCE_MODEL: ConfidenceModel = ${JSON.stringify({ ...model, abstainBelow: threshold })};
+export const CONFIDENCE_MODEL: ConfidenceModel = ${JSON.stringify({ ...model, abstainBelow: threshold, ...(gate === undefined ? {} : { context: gate }) })};
 `,
     'utf8',
   );

@@ -4,4 +4,10 @@ export interface ConfidenceModel {
   readonly bias: number;
   /** Answers below this confidence are withheld (nothing fits). */
   readonly abstainBelow: number;
+  /**
+   * The context check (`term-vectors.ts`): an answer under `below` is also withheld when the
+   * request's words its tools do not match support none of them (`contextSupport` < `support`).
+   * Absent: no context check.
+   */
+  readonly context?: { readonly below: number; readonly support: number };
 }

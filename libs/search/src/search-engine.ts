@@ -2,11 +2,12 @@ import { Bm25Index } from './bm25-index';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options';
 import { confidenceFeatures, confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { buildQueryTerms, type QueryTerms } from './query-terms';
+import { buildQueryTerms, type QueryTerms, type TermOrigin } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { TopK } from './top-k';
 import { substringHits } from './name-fallback';
+import { contextSupport, toolTerms } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
 
@@ -24,6 +25,10 @@ const RERANK_POOL_MIN = 20;
  */
 export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
+/** The context check looks at the first five tools, as the confidence does (and as it was fitted). */
+const CONTEXT_TOOLS = 5;
+/** The request's own words as search understood them (not what expansion added for them). */
+const CONTEXT_ORIGINS: ReadonlySet<TermOrigin> = new Set<TermOrigin>(['query', 'implied']);
 /** The exact hits of a request that names no tool (most requests): nothing to skip. */
 const NONE_SEEN: ReadonlySet<number> = new Set<number>();
 /** `fillDensePool` lowers its gate by this factor: far more than the rounding of a total. */
@@ -55,6 +60,12 @@ export class SearchEngine {
    * reading `.name` off them in the query path kept throwing V8's optimised code away.
    */
   readonly #displayNames: readonly string[];
+  /**
+   * Each document's original name (as written: `validateMermaid` splits into two words) and its
+   * description, for the context check: references to the catalog's own strings, no copies.
+   */
+  readonly #originalNames: readonly string[];
+  readonly #descriptions: readonly string[];
   /** Scratch: the candidate pool of the current query, then its ids (best first) and source boosts. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
   /** Scratch: the best plain scores of a dense request (`fillDensePool`). */
@@ -100,6 +111,8 @@ export class SearchEngine {
     this.#sourceDocs = new Int32Array(documents.length);
     this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
     this.#displayNames = documents.map((doc) => doc.name);
+    this.#originalNames = documents.map((doc) => doc.originalName);
+    this.#descriptions = documents.map((doc) => doc.description);
     this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
   }
 
@@ -182,9 +195,29 @@ export class SearchEngine {
     }
     if (exact > 0) return { hits, confidence: 1, nearest: [] };
     const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses, this.#contributes));
-    if (this.ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && confidence < CONFIDENCE_MODEL.abstainBelow)
-      return { hits: [], confidence, nearest: hits };
-    return { hits, confidence, nearest: [] };
+    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits, confidence, nearest: [] };
+    if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: hits };
+    const gate = CONFIDENCE_MODEL.context;
+    if (gate === undefined || confidence >= gate.below) return { hits, confidence, nearest: [] };
+    const context = this.contextOf(terms, hits);
+    return context < gate.support
+      ? { hits: [], confidence, nearest: hits, context }
+      : { hits, confidence, nearest: [], context };
+  }
+
+  /**
+   * The context check of a doubtful answer (`term-vectors.ts`): how well the rest of the request
+   * fits the subject of the best-supported of its first five tools. Runs only under the model's
+   * `context.below`, so a confident answer never pays for it.
+   */
+  contextOf(terms: QueryTerms, hits: readonly SearchHit[]): number {
+    const own: string[] = [];
+    for (let at = 0; at < terms.terms.length; at += 1)
+      if (CONTEXT_ORIGINS.has(terms.origins[at] as TermOrigin)) own.push(terms.terms[at] as string);
+    const tools = hits
+      .slice(0, CONTEXT_TOOLS)
+      .map((hit) => toolTerms(this.#originalNames[hit.index] ?? '', this.#descriptions[hit.index] ?? ''));
+    return contextSupport(own, tools);
   }
 
   private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {

@@ -8,6 +8,8 @@ export interface SearchAnswer {
   readonly confidence: number;
   /** When search abstained: the tools it would have returned (for "no good match" and its sources). */
   readonly nearest: SearchHit[];
+  /** The context check's support (`term-vectors.ts`), when the confidence was low enough to run it. */
+  readonly context?: number;
 }
 
 /** Confidence of a name-substring fallback: a name contains the text, nothing more is known. */

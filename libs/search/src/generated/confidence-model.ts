@@ -5,4 +5,5 @@ export const CONFIDENCE_MODEL: ConfidenceModel = {
   weights: [-1.8608, 1.7021, -3.0851, -0.5199, 3.9838, 6.7803],
   bias: -7.6865,
   abstainBelow: 0.0132,
+  context: { below: 0.6, support: 0.2 },
 };
