@@ -7,7 +7,7 @@ import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { TopK } from './top-k';
 import { substringHits } from './name-fallback';
-import { contextSupport, toolTerms } from './term-vectors';
+import { contextSupport, holds, toolSubject, type ToolSubject } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
 
@@ -28,6 +28,12 @@ const RERANK_POOL_PER_RESULT = 4;
 /** The context check looks at the first five tools, as the confidence does (and as it was fitted). */
 const CONTEXT_TOOLS = 5;
 /** The request's own words as search understood them (not what expansion added for them). */
+/**
+ * Tool subjects an engine keeps (about 600 bytes each: a vector and a few dozen term ids): the
+ * tools of doubtful answers repeat, and computing one analyses its text again. Past this many the
+ * cache starts over.
+ */
+const MAX_SUBJECTS = 1024;
 const CONTEXT_ORIGINS: ReadonlySet<TermOrigin> = new Set<TermOrigin>(['query', 'implied']);
 /** The exact hits of a request that names no tool (most requests): nothing to skip. */
 const NONE_SEEN: ReadonlySet<number> = new Set<number>();
@@ -66,6 +72,9 @@ export class SearchEngine {
    */
   readonly #originalNames: readonly string[];
   readonly #descriptions: readonly string[];
+  /** Subjects of the tools the context check has looked at (`#subjectOf`). */
+  readonly #subjects = new Map<number, ToolSubject>();
+  readonly #termId = (term: string): number | undefined => this.index.termId(term);
   /** Scratch: the candidate pool of the current query, then its ids (best first) and source boosts. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
   /** Scratch: the best plain scores of a dense request (`fillDensePool`). */
@@ -212,12 +221,33 @@ export class SearchEngine {
    */
   contextOf(terms: QueryTerms, hits: readonly SearchHit[]): number {
     const own: string[] = [];
+    const ids = new Map<string, number>();
     for (let at = 0; at < terms.terms.length; at += 1)
-      if (CONTEXT_ORIGINS.has(terms.origins[at] as TermOrigin)) own.push(terms.terms[at] as string);
-    const tools = hits
-      .slice(0, CONTEXT_TOOLS)
-      .map((hit) => toolTerms(this.#originalNames[hit.index] ?? '', this.#descriptions[hit.index] ?? ''));
+      if (CONTEXT_ORIGINS.has(terms.origins[at] as TermOrigin)) {
+        own.push(terms.terms[at] as string);
+        ids.set(terms.terms[at] as string, terms.ids[at] as number);
+      }
+    const tools = hits.slice(0, CONTEXT_TOOLS).map(({ index: doc }) => {
+      const subject = this.#subjectOf(doc);
+      return {
+        has: (term: string) => {
+          const id = ids.get(term);
+          return id !== undefined && holds(subject.termIds, id);
+        },
+        vector: subject.vector,
+      };
+    });
     return contextSupport(own, tools);
+  }
+
+  /** A tool's subject, computed on first use and kept (at most `MAX_SUBJECTS` per engine). */
+  #subjectOf(doc: number): ToolSubject {
+    const kept = this.#subjects.get(doc);
+    if (kept !== undefined) return kept;
+    if (this.#subjects.size >= MAX_SUBJECTS) this.#subjects.clear();
+    const subject = toolSubject(this.#originalNames[doc] ?? '', this.#descriptions[doc] ?? '', this.#termId);
+    this.#subjects.set(doc, subject);
+    return subject;
   }
 
   private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeQuery } from './analyzer';
+import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import { TERM_VECTORS } from './generated/term-vectors';
-import { contextSupport, toolTerms } from './term-vectors';
+import { contextSupport, contextTool } from './term-vectors';
 
 const support = (request: string, ...tools: [string, string][]) =>
   contextSupport(
     analyzeQuery(request),
-    tools.map(([name, description]) => toolTerms(name, description)),
+    tools.map(([name, description]) => contextTool(name, description)),
   );
 
 describe('term vectors (the context check of doubtful answers)', () => {
@@ -29,8 +30,10 @@ describe('term vectors (the context check of doubtful answers)', () => {
       'Validates a Mermaid diagram and returns the rendered SVG if valid',
     ]);
     const lookalike = support('fix the leaking kitchen faucet', ['faucet', 'Get faucet from sui networks']);
-    expect(served).toBeGreaterThan(0.3);
-    expect(lookalike).toBeLessThan(0.2);
+    // On either side of the shipped gate's support threshold.
+    const gate = CONFIDENCE_MODEL.context?.support ?? 0.2;
+    expect(served).toBeGreaterThan(gate);
+    expect(lookalike).toBeLessThan(gate);
   });
 
   it('takes the best supported of several tools', () => {
@@ -53,7 +56,7 @@ describe('term vectors (the context check of doubtful answers)', () => {
     const description = 'Reads and parses application logs, filters by level and time range. '.repeat(5000);
     const started = performance.now();
     for (let round = 0; round < 20; round += 1)
-      contextSupport(request, [toolTerms('read_logs', description), toolTerms('tail_logs', description)]);
+      contextSupport(request, [contextTool('read_logs', description), contextTool('tail_logs', description)]);
     expect((performance.now() - started) / 20).toBeLessThan(20);
   });
 });
