@@ -160,7 +160,7 @@ export interface QueryExplanation {
    * request's unmatched words fit the best of the first tools' subjects (below the model's
    * `context.support` the answer is withheld).
    */
-  readonly context?: number;
+  readonly contextSupport?: number;
   readonly matches: HitExplanation[];
 }
 
@@ -211,7 +211,9 @@ export function handleToolSearch(
         confidence: Math.round(answer.confidence * 1000) / 1000,
         abstained: hits.length === 0 && answer.nearest.length > 0,
         nearest: answer.nearest.map((hit) => hit.name),
-        ...(answer.context === undefined ? {} : { context: Math.round(answer.context * 1000) / 1000 }),
+        ...(answer.contextSupport === undefined
+          ? {}
+          : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
         matches: explainHits(session.engine, query, hits).map((entry) => ({
           ...entry,
           rules: rules.get(entry.name) ?? [],

@@ -1,5 +1,5 @@
 /**
- * The context check of doubtful answers (`src/term-vectors.ts`) on the 6,685-tool union and the
+ * The context check of doubtful answers (`src/context-check.ts`) on the 6,685-tool union and the
  * public queries: how many queries run it (their confidence is under the model's `context.below`)
  * and what one check costs (five rounds over every query, limit 5).
  * `npx tsx libs/search/bench/context-check.bench.ts`.
@@ -13,7 +13,7 @@ let checked = 0;
 let withheld = 0;
 for (const query of queries) {
   const answer = engine.answer(query, 5);
-  if (answer.context === undefined) continue;
+  if (answer.contextSupport === undefined) continue;
   checked += 1;
   if (answer.hits.length === 0) withheld += 1;
 }
@@ -23,7 +23,7 @@ for (let round = 0; round < 5; round += 1)
     const hits = engine.search(query, 5);
     const terms = engine.queryTerms(query);
     const started = performance.now();
-    engine.contextOf(terms, hits);
+    engine.contextSupportOf(terms, hits);
     times.push(performance.now() - started);
   }
 times.sort((a, b) => a - b);

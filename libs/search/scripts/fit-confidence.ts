@@ -41,7 +41,7 @@ const chosen = new Set(process.env['FEATURES']?.split(',') ?? CONFIDENCE_FEATURE
 
 interface Sample {
   readonly x: ConfidenceFeatures;
-  /** The context check's support (`SearchEngine.contextOf`). */
+  /** The context check's support (`SearchEngine.contextSupportOf`). */
   readonly context: number;
   readonly y: number;
   readonly set: string;
@@ -76,7 +76,7 @@ for (const set of FIT_SETS) {
       const y = query.gold.length > 0 && hits.some((hit) => gold.has(ids[hit.index] ?? '')) ? 1 : 0;
       const terms = engine.queryTerms(query.query);
       const x = confidenceFeatures(engine.index, terms, hits, () => engine.typos);
-      const context = engine.contextOf(terms, hits);
+      const context = engine.contextSupportOf(terms, hits);
       samples.push({ x, y, context, set: set.name, part, answerable: query.gold.length > 0, query: query.query });
     }
 }

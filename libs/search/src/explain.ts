@@ -70,8 +70,8 @@ export interface AnswerExplanation {
   /** Search withheld the hits (confidence under the threshold); `hits` then explains the nearest. */
   readonly abstained: boolean;
   readonly abstainBelow: number;
-  /** The context check's support, when the confidence was low enough to run it (`term-vectors.ts`). */
-  readonly context: number | null;
+  /** The context check's support, when the confidence was low enough to run it (`context-check.ts`). */
+  readonly contextSupport: number | null;
   readonly features: ConfidenceFeatures | null;
   readonly hits: HitExplanation[];
 }
@@ -90,7 +90,7 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     confidence: round3(answer.confidence),
     abstained,
     abstainBelow: CONFIDENCE_MODEL.abstainBelow,
-    context: answer.context === undefined ? null : round3(answer.context),
+    contextSupport: answer.contextSupport === undefined ? null : round3(answer.contextSupport),
     features:
       features === null
         ? null

@@ -2,12 +2,13 @@ import { Bm25Index } from './bm25-index';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options';
 import { confidenceFeatures, confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { buildQueryTerms, type QueryTerms, type TermOrigin } from './query-terms';
+import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { TopK } from './top-k';
 import { substringHits } from './name-fallback';
-import { contextSupport, holds, toolSubject, type ToolSubject } from './term-vectors';
+import { ContextCheck } from './context-check';
+import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
 
@@ -25,16 +26,12 @@ const RERANK_POOL_MIN = 20;
  */
 export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
-/** The context check looks at the first five tools, as the confidence does (and as it was fitted). */
-const CONTEXT_TOOLS = 5;
-/** The request's own words as search understood them (not what expansion added for them). */
 /**
- * Tool subjects an engine keeps (about 600 bytes each: a vector and a few dozen term ids): the
- * tools of doubtful answers repeat, and computing one analyses its text again. Past this many the
- * cache starts over.
+ * An answer is judged (confidence, context check) on at least this many tools whatever the limit:
+ * the model and the gate were fitted on five, and a request must not be withheld at limit 1 that
+ * is answered at limit 5. Ranking five instead of fewer costs little (the pool holds 20).
  */
-const MAX_SUBJECTS = 1024;
-const CONTEXT_ORIGINS: ReadonlySet<TermOrigin> = new Set<TermOrigin>(['query', 'implied']);
+const JUDGED_TOOLS = 5;
 /** The exact hits of a request that names no tool (most requests): nothing to skip. */
 const NONE_SEEN: ReadonlySet<number> = new Set<number>();
 /** `fillDensePool` lowers its gate by this factor: far more than the rounding of a total. */
@@ -43,7 +40,7 @@ const GATE_MARGIN = 1 - 1e-9;
 /**
  * Searches one catalog. Built once per catalog (the build is the expensive part) and then shared:
  * it holds no per-session state, and a query touches only scratch buffers that are reset before
- * it returns.
+ * it returns, and the context check's cache of tool subjects (catalog data, nothing of a request).
  */
 export class SearchEngine {
   readonly index: Bm25Index;
@@ -66,15 +63,8 @@ export class SearchEngine {
    * reading `.name` off them in the query path kept throwing V8's optimised code away.
    */
   readonly #displayNames: readonly string[];
-  /**
-   * Each document's original name (as written: `validateMermaid` splits into two words) and its
-   * description, for the context check: references to the catalog's own strings, no copies.
-   */
-  readonly #originalNames: readonly string[];
-  readonly #descriptions: readonly string[];
-  /** Subjects of the tools the context check has looked at (`#subjectOf`). */
-  readonly #subjects = new Map<number, ToolSubject>();
-  readonly #termId = (term: string): number | undefined => this.index.termId(term);
+  /** The context check of doubtful answers, with this catalog's cache of tool subjects. */
+  readonly #context: ContextCheck;
   /** Scratch: the candidate pool of the current query, then its ids (best first) and source boosts. */
   readonly #pool = new TopK(RERANK_POOL_MIN);
   /** Scratch: the best plain scores of a dense request (`fillDensePool`). */
@@ -120,8 +110,11 @@ export class SearchEngine {
     this.#sourceDocs = new Int32Array(documents.length);
     this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
     this.#displayNames = documents.map((doc) => doc.name);
-    this.#originalNames = documents.map((doc) => doc.originalName);
-    this.#descriptions = documents.map((doc) => doc.description);
+    this.#context = new ContextCheck(this.index, documents);
+    // The word vectors load once per process; an engine that may run the check loads them now,
+    // so the first doubtful answer does not pay for it.
+    if (ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && CONFIDENCE_MODEL.context !== undefined)
+      loadTermVectors();
     this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
   }
 
@@ -196,58 +189,37 @@ export class SearchEngine {
       if (named.length > 0) return { hits: named, confidence: SUBSTRING_CONFIDENCE, nearest: [] };
     }
     const exact = hits.length;
-    const picked = this.rank(terms, limit, limit - hits.length, seen);
+    // Judged on at least JUDGED_TOOLS tools; rankings at smaller limits are prefixes of these (the
+    // pool is the same), so cutting back to the limit changes no answer.
+    const judged = Math.max(limit, JUDGED_TOOLS);
+    const picked = this.rank(terms, judged, judged - hits.length, seen);
     const { ids, scores } = this.#reranker;
     for (let at = 0; at < picked; at += 1) {
       const id = ids[at] as number;
       hits.push({ index: id, name: this.#displayNames[id] ?? '', score: scores[at] as number, reason: 'bm25' });
     }
-    if (exact > 0) return { hits, confidence: 1, nearest: [] };
+    const shown = hits.length > limit ? hits.slice(0, limit) : hits;
+    if (exact > 0) return { hits: shown, confidence: 1, nearest: [] };
     const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses, this.#contributes));
-    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits, confidence, nearest: [] };
-    if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: hits };
+    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits: shown, confidence, nearest: [] };
+    if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
     const gate = CONFIDENCE_MODEL.context;
-    if (gate === undefined || confidence >= gate.below) return { hits, confidence, nearest: [] };
-    const context = this.contextOf(terms, hits);
-    return context < gate.support
-      ? { hits: [], confidence, nearest: hits, context }
-      : { hits, confidence, nearest: [], context };
+    if (gate === undefined || confidence >= gate.below || hits.length === 0)
+      return { hits: shown, confidence, nearest: [] };
+    // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
+    const contextSupport = this.#context.support(terms, hits);
+    return contextSupport < gate.support
+      ? { hits: [], confidence, nearest: shown, contextSupport }
+      : { hits: shown, confidence, nearest: [], contextSupport };
   }
 
   /**
-   * The context check of a doubtful answer (`term-vectors.ts`): how well the rest of the request
-   * fits the subject of the best-supported of its first five tools. Runs only under the model's
+   * The context check's support for `hits` (`context-check.ts`): how well the rest of the request
+   * fits the subject of the best-supported of them. `answer` runs it only under the model's
    * `context.below`, so a confident answer never pays for it.
    */
-  contextOf(terms: QueryTerms, hits: readonly SearchHit[]): number {
-    const own: string[] = [];
-    const ids = new Map<string, number>();
-    for (let at = 0; at < terms.terms.length; at += 1)
-      if (CONTEXT_ORIGINS.has(terms.origins[at] as TermOrigin)) {
-        own.push(terms.terms[at] as string);
-        ids.set(terms.terms[at] as string, terms.ids[at] as number);
-      }
-    const tools = hits.slice(0, CONTEXT_TOOLS).map(({ index: doc }) => {
-      const subject = this.#subjectOf(doc);
-      return {
-        has: (term: string) => {
-          const id = ids.get(term);
-          return id !== undefined && holds(subject.termIds, id);
-        },
-        vector: subject.vector,
-      };
-    });
-    return contextSupport(own, tools);
-  }
-
-  /** A tool's subject, computed on first use and kept (at most `MAX_SUBJECTS` per engine). */
-  #subjectOf(doc: number): ToolSubject {
-    const kept = this.#subjects.get(doc);
-    if (kept !== undefined) return kept;
-    if (this.#subjects.size >= MAX_SUBJECTS) this.#subjects.clear();
-    const subject = toolSubject(this.#originalNames[doc] ?? '', this.#descriptions[doc] ?? '', this.#termId);
-    this.#subjects.set(doc, subject);
-    return subject;
+  contextSupportOf(terms: QueryTerms, hits: readonly SearchHit[]): number {
+    return this.#context.support(terms, hits);
   }
 
   private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {

@@ -8,8 +8,11 @@ export interface SearchAnswer {
   readonly confidence: number;
   /** When search abstained: the tools it would have returned (for "no good match" and its sources). */
   readonly nearest: SearchHit[];
-  /** The context check's support (`term-vectors.ts`), when the confidence was low enough to run it. */
-  readonly context?: number;
+  /**
+   * The context check's support (`context-check.ts`), when the confidence was low enough to run it:
+   * how well the request's other words fit the best of the tools' subjects (−1…1).
+   */
+  readonly contextSupport?: number;
 }
 
 /** Confidence of a name-substring fallback: a name contains the text, nothing more is known. */

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { analyzeQuery } from './analyzer';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import { TERM_VECTORS } from './generated/term-vectors';
-import { contextSupport, contextTool } from './term-vectors';
+import { contextSupport, contextTool, holds } from './term-vectors';
 
+// The engine passes only the request's catalog words (`context-check.ts`); here every analysed
+// word goes in, which the check treats the same way (a word without a vector is no evidence).
 const support = (request: string, ...tools: [string, string][]) =>
   contextSupport(
     analyzeQuery(request),
@@ -49,6 +51,22 @@ describe('term vectors (the context check of doubtful answers)', () => {
     expect(support('weather forecast', ['get_forecast', 'Weather forecast for a city'])).toBe(1);
     expect(support('qzxv wkpl forecast', ['get_forecast', 'Weather forecast for a city'])).toBe(1);
     expect(contextSupport(['weather'], [])).toBe(0);
+  });
+
+  it('skips a tool none of whose own words has a vector (no evidence either way)', () => {
+    const blank: [string, string] = ['zqxj_vvkp', 'qzxv wkpl jjfr'];
+    const faucet: [string, string] = ['faucet', 'Get faucet from sui networks'];
+    const request = 'fix the leaking kitchen faucet';
+    expect(support(request, blank)).toBe(1);
+    expect(support(request, blank, faucet)).toBe(support(request, faucet));
+  });
+
+  it('finds ids in a sorted id list', () => {
+    const ids = Int32Array.from([42, 3, 17, 8]).sort();
+    expect([...ids]).toEqual([3, 8, 17, 42]);
+    for (const id of [3, 8, 17, 42]) expect(holds(ids, id)).toBe(true);
+    for (const id of [0, 4, 18, 43, -1]) expect(holds(ids, id)).toBe(false);
+    expect(holds(new Int32Array(0), 1)).toBe(false);
   });
 
   it('bounds its cost on a pasted request and a huge description', () => {

@@ -70,7 +70,7 @@ function explanation(explain: readonly QueryExplanation[]): string {
   for (const group of explain) {
     lines.push(
       `"${group.query}"  confidence ${group.confidence.toFixed(3)}` +
-        (group.context === undefined ? '' : `; context check ${group.context.toFixed(3)}`) +
+        (group.contextSupport === undefined ? '' : `; context check ${group.contextSupport.toFixed(3)}`) +
         (group.abstained ? `; no good match, withheld: ${group.nearest.join(', ')}` : ''),
     );
     for (const match of group.matches) {
