@@ -10,7 +10,7 @@
  * Run: `npx tsx libs/search/scripts/learn-associations.ts [data dir]` (default ../shared/data).
  * Deterministic: the same data gives the same bytes.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze, analyzeQuery } from '../src/analyzer';
@@ -18,35 +18,19 @@ import { parseQueryFile } from '../src/query-file';
 import { splitQueries } from '../src/query-split';
 import { PARAMS, type Association } from './association-params';
 import { cooccurrenceAssociations } from './cooccurrence';
+import {
+  PUBLIC_CATALOGS,
+  publicDataDir,
+  readJsonl as readPublicJsonl,
+  toolText,
+  type CatalogTool,
+} from './public-catalogs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
+const dataDir = publicDataDir();
 const out = resolve(here, '../src/generated/term-associations.ts');
-if (!existsSync(dataDir)) {
-  console.error(`no data at ${dataDir}: nothing learned`);
-  process.exit(1);
-}
-
-interface CatalogTool {
-  server: string;
-  name: string;
-  description?: string;
-  inputSchema?: unknown;
-}
-const readJsonl = <T>(file: string): T[] =>
-  readFileSync(resolve(dataDir, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-
-const CATALOGS = [
-  'catalog-github-mcp-server.jsonl',
-  'catalog-livemcpbench.jsonl',
-  'catalog-stabletoolbench.jsonl',
-  'catalog-toucan-smithery.jsonl',
-  'catalog-toucan-smithery-scraped.jsonl',
-];
-const toolText = (tool: CatalogTool) => `${tool.name} ${tool.description ?? ''}`;
+const readJsonl = <T>(file: string): T[] => readPublicJsonl<T>(dataDir, file);
+const CATALOGS = PUBLIC_CATALOGS;
 /** Words the typo matcher must never "correct": every word of the catalogs and of the tuning requests. */
 const knownWords = new Set<string>();
 const noteKnown = (text: string) => {

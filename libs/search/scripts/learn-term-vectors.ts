@@ -9,10 +9,11 @@
  * Run: `npx tsx libs/search/scripts/learn-term-vectors.ts [data dir]` (default ../shared/data).
  * Deterministic: the same data gives the same bytes (seeded, no threads).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyzer';
+import { PUBLIC_CATALOGS, publicDataDir, readJsonl, toolText, type CatalogTool } from './public-catalogs';
 import { termVectors, type SparseRows } from './truncated-svd';
 
 /** Dimensions kept. 48 and 64 separated the tuning parts worse; 128 no better (BENCHMARKS.md, issue 21). */
@@ -23,26 +24,11 @@ const MIN_DOCS = 3;
 const MAX_DOC_SHARE = 0.1;
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
+const dataDir = publicDataDir();
 const out = resolve(here, '../src/generated/term-vectors.ts');
-if (!existsSync(dataDir)) {
-  console.error(`no data at ${dataDir}: nothing learned`);
-  process.exit(1);
-}
-const CATALOGS = [
-  'catalog-github-mcp-server.jsonl',
-  'catalog-livemcpbench.jsonl',
-  'catalog-stabletoolbench.jsonl',
-  'catalog-toucan-smithery.jsonl',
-  'catalog-toucan-smithery-scraped.jsonl',
-];
 const texts = new Set<string>();
-for (const catalog of CATALOGS)
-  for (const line of readFileSync(resolve(dataDir, catalog), 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const tool = JSON.parse(line) as { name: string; description?: string };
-    texts.add(`${tool.name} ${tool.description ?? ''}`);
-  }
+for (const catalog of PUBLIC_CATALOGS)
+  for (const tool of readJsonl<CatalogTool>(dataDir, catalog)) texts.add(toolText(tool));
 const documents = [...texts].map((text) => analyze(text));
 const n = documents.length;
 const df = new Map<string, number>();
