@@ -23,6 +23,26 @@ export const EVAL_SETS: readonly EvalSet[] = [
   { name: 'answerable (union)', catalogs: UNION, file: resolve(here, '../eval/answerable-queries.jsonl'), own: true },
 ];
 
+/**
+ * Requests held out whole: written on 2026-12-04 by a helper that never ran the engine nor read the
+ * other query files, measured only by `eval-splits.ts` (every query is test; no script that fits
+ * or learns anything reads them). See `eval/README.md`.
+ */
+export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh-abstention-queries.jsonl'),
+    own: true,
+  },
+];
+
 /** The documents, `server::name` ids and queries of one set. */
 export function loadEvalSet(
   dataDir: string,
