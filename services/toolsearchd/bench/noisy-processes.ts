@@ -34,14 +34,21 @@ function track(child: ChildProcess): ChildProcess {
 }
 
 /**
- * Preloaded into the daemon: its event loop's longest delay in each 100 ms, one JSON line each,
- * appended to $NOISY_LOOP_DELAY_FILE (only by the daemon, not by processes it starts).
+ * Preloaded into the daemon: its event loop's longest delay in each 100 ms, and the garbage
+ * collector's pauses in the same 100 ms (longest, total, and the longest of the full collections),
+ * one JSON line each, appended to $NOISY_LOOP_DELAY_FILE (only by the daemon, not by processes it
+ * starts).
  */
-const LOOP_MONITOR = `data:text/javascript,${encodeURIComponent(
-  `import{appendFileSync}from'node:fs';import{monitorEventLoopDelay}from'node:perf_hooks';` +
+export const LOOP_MONITOR = `data:text/javascript,${encodeURIComponent(
+  `import{appendFileSync}from'node:fs';import{monitorEventLoopDelay,PerformanceObserver,constants}from'node:perf_hooks';` +
     `const f=process.env.NOISY_LOOP_DELAY_FILE;if(f&&(process.argv[1]??'').endsWith('main.ts')){` +
+    `let g={max:0,total:0,major:0};new PerformanceObserver((l)=>{for(const e of l.getEntries()){` +
+    `g.max=Math.max(g.max,e.duration);g.total+=e.duration;` +
+    `if(e.detail?.kind===constants.NODE_PERFORMANCE_GC_MAJOR)g.major=Math.max(g.major,e.duration)}})` +
+    `.observe({entryTypes:['gc']});` +
     `const h=monitorEventLoopDelay({resolution:5});h.enable();setInterval(()=>{` +
-    `appendFileSync(f,JSON.stringify({at:Date.now(),maxMs:h.max/1e6})+'\\n');h.reset()},100).unref()}`,
+    `appendFileSync(f,JSON.stringify({at:Date.now(),maxMs:h.max/1e6,gcMaxMs:g.max,gcMs:g.total,gcMajorMs:g.major})+'\\n');` +
+    `h.reset();g={max:0,total:0,major:0}},100).unref()}`,
 )}`;
 
 /** A nats-server with JetStream on a free port, so that no other daemon answers our requests. */
@@ -151,7 +158,10 @@ export function loopDelay(file: string, from: number, to: number) {
     ? readFileSync(file, 'utf8')
         .split('\n')
         .filter((line) => line !== '')
-        .map((line) => JSON.parse(line) as { at: number; maxMs: number })
+        .map(
+          (line) =>
+            JSON.parse(line) as { at: number; maxMs: number; gcMaxMs?: number; gcMs?: number; gcMajorMs?: number },
+        )
     : [];
   // A sample covers the 100 ms before it: the one just after `to` still counts.
   const inWindow = samples.filter((sample) => sample.at > from && sample.at <= to + 100);
@@ -166,6 +176,16 @@ export function loopDelay(file: string, from: number, to: number) {
     longest_sample_gap_ms: Math.max(0, ...gaps),
     windows_over_20ms: inWindow.filter((sample) => sample.maxMs > 20).length,
     stuck: last < to - 1000,
+    // The garbage collector over the same window: its longest pause, the longest full
+    // (mark-compact) collection, the share of the window spent paused, and pauses over 10 ms.
+    gc: {
+      max_pause_ms: Number(Math.max(0, ...inWindow.map((sample) => sample.gcMaxMs ?? 0)).toFixed(1)),
+      max_major_ms: Number(Math.max(0, ...inWindow.map((sample) => sample.gcMajorMs ?? 0)).toFixed(1)),
+      paused_share: Number(
+        (inWindow.reduce((sum, sample) => sum + (sample.gcMs ?? 0), 0) / Math.max(1, to - from)).toFixed(3),
+      ),
+      windows_with_pause_over_10ms: inWindow.filter((sample) => (sample.gcMaxMs ?? 0) > 10).length,
+    },
   };
 }
 

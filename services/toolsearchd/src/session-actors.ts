@@ -110,6 +110,11 @@ export class SessionActors {
     return this.#recent.size;
   }
 
+  /** How many sessions of the tenant this replica holds (running or parked). */
+  heldBy(tenant: string): number {
+    return this.#tenants.get(tenant)?.size ?? 0;
+  }
+
   /** How many held sessions have a running actor (the rest are parked). */
   get active(): number {
     let count = 0;

@@ -20,6 +20,17 @@ const RETRY_MS = 5000;
 /** The least time between the starts of two passes over one tenant's stored sessions. */
 const SCAN_INTERVAL_MS = 1000;
 
+/**
+ * The least time between the starts of two walks over one tenant's held sessions, per session
+ * held: 0.05 ms, so 1,000 sessions are walked at most every 50 ms and 20,000 at most once a second
+ * (WALK_SPACING_MAX_MS). Walks run back to back while a tenant keeps putting toolsets; each visits
+ * every held session, and a tenant with 20,000 sessions putting 100 toolsets a second kept the
+ * daemon checking two million sessions a second, and other tenants' requests waited behind it.
+ * Changes arriving meanwhile are told together by the next walk.
+ */
+const WALK_SPACING_MS_PER_SESSION = 0.05;
+const WALK_SPACING_MAX_MS = 1000;
+
 /** What the fan-out reads and publishes through. */
 export interface TierFanoutDeps {
   readonly nc: NatsConnection;
@@ -46,9 +57,10 @@ export interface TierFanoutDeps {
  * compares the stored hash with the current one and publishes exactly the events still owed.
  *
  * A tenant putting toolsets as fast as it may, with thousands of sessions, must not cost others:
- * changes are coalesced per tenant. Held sessions are told by one walk per tenant (a newer change
- * restarts it with every toolset still to tell), and the store is scanned by one pass per tenant
- * at a time, in SSCAN batches; changes arriving meanwhile make one more pass, not one each.
+ * changes are coalesced per tenant. Held sessions are told by one walk per tenant at a time (the
+ * changes arriving during a walk are told together by the next, which starts no sooner than the
+ * tenant's held sessions call for), and the store is scanned by one pass per tenant at a time, in
+ * SSCAN batches; changes arriving meanwhile make one more pass, not one each.
  */
 export class TierFanout {
   readonly #deps: TierFanoutDeps;
@@ -58,8 +70,11 @@ export class TierFanout {
   readonly #owedSessions = new Map<string, { tenant: string; id: string }>();
   /** Tenant → toolsets its held sessions are still to be told about (by the next walk). */
   readonly #toTell = new Map<string, Set<string>>();
-  /** Tenants whose walk is running. */
+  /** Tenants whose walk is running or waiting for its start (WALK_SPACING_MS_PER_SESSION). */
   readonly #telling = new Set<string>();
+  /** Tenant → when its last walk started (performance.now()). */
+  readonly #walkStarted = new Map<string, number>();
+  readonly #walkTimers = new Set<NodeJS.Timeout>();
   /** Tenant → toolsets still to look for in the store, while a pass over it is running. */
   readonly #scanning = new Map<string, Set<string>>();
   #settling: Promise<void> | undefined;
@@ -99,19 +114,46 @@ export class TierFanout {
   /**
    * Tells the tenant's held sessions of every toolset changed since the last walk began, one walk
    * at a time: a change during a walk waits for the next (restarting it instead starved the
-   * sessions late in the walk while a tenant kept putting).
+   * sessions late in the walk while a tenant kept putting). Walks of a tenant start no closer
+   * together than its held sessions call for (WALK_SPACING_MS_PER_SESSION).
    */
   #walk(tenant: string): void {
-    const toolsets = this.#toTell.get(tenant);
-    this.#toTell.delete(tenant);
-    if (toolsets === undefined || toolsets.size === 0) {
+    const pending = this.#toTell.get(tenant);
+    if (pending === undefined || pending.size === 0) {
+      this.#toTell.delete(tenant);
       this.#telling.delete(tenant);
+      this.#forgetOldWalks();
       return;
     }
     this.#telling.add(tenant);
+    const spacing = Math.min(WALK_SPACING_MAX_MS, this.#deps.actors.heldBy(tenant) * WALK_SPACING_MS_PER_SESSION);
+    const wait = (this.#walkStarted.get(tenant) ?? -Infinity) + spacing - performance.now();
+    if (wait >= 1) {
+      const timer = setTimeout(() => {
+        this.#walkTimers.delete(timer);
+        this.#startWalk(tenant);
+      }, wait).unref();
+      this.#walkTimers.add(timer);
+      return;
+    }
+    this.#startWalk(tenant);
+  }
+
+  #startWalk(tenant: string): void {
+    const toolsets = this.#toTell.get(tenant) ?? new Set<string>();
+    this.#toTell.delete(tenant);
+    this.#walkStarted.set(tenant, performance.now());
     this.#deps.reassembly.walk(tenant, this.#deps.actors.toolsetsChanged(tenant, [...toolsets]), () =>
       this.#walk(tenant),
     );
+  }
+
+  /** Keeps the start times of idle tenants' walks only while they can still delay a walk. */
+  #forgetOldWalks(): void {
+    if (this.#walkStarted.size < 1024) return;
+    const now = performance.now();
+    for (const [tenant, started] of this.#walkStarted)
+      if (!this.#telling.has(tenant) && now - started >= WALK_SPACING_MAX_MS) this.#walkStarted.delete(tenant);
   }
 
   /**
@@ -156,6 +198,8 @@ export class TierFanout {
 
   /** Stops retrying and listening to Redis. Idempotent. */
   close(): void {
+    for (const timer of this.#walkTimers) clearTimeout(timer);
+    this.#walkTimers.clear();
     clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#stopListening();
