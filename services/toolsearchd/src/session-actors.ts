@@ -5,6 +5,7 @@ import { createActor, type ActorRefFrom, type SimulatedClock } from 'xstate';
 type Clock = Pick<SimulatedClock, 'setTimeout' | 'clearTimeout' | 'now'>;
 import { reassemblesOnChange, sessionMachine, type AssembledFacts } from './session.machine';
 import type { SessionDescriptor } from './session-store.adapter';
+import { RecencyList, type RecencyLinks } from './recency-list';
 
 type SessionActor = ActorRefFrom<typeof sessionMachine>;
 
@@ -22,7 +23,9 @@ export interface SessionEffects {
 }
 
 /** A session this replica holds: its actor while it has work, otherwise the parked descriptor. */
-interface Held {
+interface Held extends RecencyLinks<Held> {
+  readonly tenant: string;
+  readonly id: string;
   /** The session as the actor left it (read the actor's context instead while it lives). */
   descriptor: SessionDescriptor;
   actor: SessionActor | undefined;
@@ -53,8 +56,8 @@ const keyOf = (tenant: string, id: string) => `${tenant}\u0000${id}`;
 export class SessionActors {
   /** Tenant → session id → held session. */
   readonly #tenants = new Map<string, Map<string, Held>>();
-  /** Least recently used first; keys are `tenant\u0000id`. */
-  readonly #recent = new Set<string>();
+  /** Every held session, least recently used first. */
+  readonly #recent = new RecencyList<Held>();
   /** Sessions whose copy here is older than Redis's (changed by another replica). */
   readonly #stale = new Set<string>();
   /** The tier each held session was last assembled at (for the tier metric); same keys. */
@@ -127,7 +130,7 @@ export class SessionActors {
     const key = keyOf(tenant, id);
     const held = this.#held(tenant, id);
     if (held === undefined || this.#stale.has(key)) return undefined;
-    this.#touch(key, held);
+    this.#touch(held);
     return descriptorOf(held);
   }
 
@@ -142,10 +145,10 @@ export class SessionActors {
     this.#expire();
     let held = this.#held(tenant, id);
     if (held === undefined) {
-      held = { descriptor, actor: undefined, usedAt: 0 };
+      held = { tenant, id, descriptor, actor: undefined, usedAt: 0, older: undefined, newer: undefined, listed: false };
       this.#sessions(tenant).set(id, held);
     } else if (held.actor === undefined) held.descriptor = descriptor;
-    this.#touch(key, held);
+    this.#touch(held);
     if (held.actor !== undefined || options.surfaceChanged === true)
       this.#wake(held).send({ type: 'descriptor', descriptor, surfaceChanged: options.surfaceChanged === true });
     this.#evict();
@@ -267,10 +270,9 @@ export class SessionActors {
     return sessions;
   }
 
-  #touch(key: string, held: Held): void {
+  #touch(held: Held): void {
     held.usedAt = this.#now();
-    this.#recent.delete(key);
-    this.#recent.add(key);
+    this.#recent.touch(held);
   }
 
   /** The session's running actor, started from its parked descriptor if it has none. */
@@ -305,23 +307,20 @@ export class SessionActors {
   /** Lets go of parked sessions unused for `idleMs` (the least recently used come first). */
   #expire(): void {
     const oldest = this.#now() - this.#idleMs;
-    for (const key of this.#recent) {
-      const [tenant = '', id = ''] = key.split('\u0000');
-      const held = this.#held(tenant, id);
-      if (held !== undefined && held.usedAt > oldest) break;
-      if (held?.actor?.getSnapshot().matches('busy') === true) continue;
-      this.#drop(tenant, id);
+    for (const held of this.#recent.fromOldest()) {
+      if (held.usedAt > oldest) break;
+      if (held.actor?.getSnapshot().matches('busy') === true) continue;
+      this.#drop(held.tenant, held.id);
     }
   }
 
   /** Beyond the limit, lets go of the least recently used sessions that are not in a turn. */
   #evict(): void {
     if (this.#recent.size <= this.#limit) return;
-    for (const key of this.#recent) {
+    for (const held of this.#recent.fromOldest()) {
       if (this.#recent.size <= this.#limit) break;
-      const [tenant = '', id = ''] = key.split('\u0000');
-      if (this.#held(tenant, id)?.actor?.getSnapshot().matches('busy') === true) continue;
-      this.#drop(tenant, id);
+      if (held.actor?.getSnapshot().matches('busy') === true) continue;
+      this.#drop(held.tenant, held.id);
     }
   }
 
@@ -334,11 +333,12 @@ export class SessionActors {
   /** Removes the session's entries if `actor` is still its actor (a newer one stays). */
   #remove(tenant: string, id: string, actor: unknown): void {
     const sessions = this.#tenants.get(tenant);
-    if (sessions === undefined || sessions.get(id)?.actor !== actor) return;
+    const held = sessions?.get(id);
+    if (sessions === undefined || held === undefined || held.actor !== actor) return;
     const key = keyOf(tenant, id);
     sessions.delete(id);
     if (sessions.size === 0) this.#tenants.delete(tenant);
-    this.#recent.delete(key);
+    this.#recent.remove(held);
     this.#stale.delete(key);
     this.#tiers.delete(key);
   }
