@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { UsageSignal } from '@toolsearch/bridge';
 import { UsageBoostRegistry, type UsageBoosts } from '@toolsearch/search';
 import type { StepResult } from './dispatch/found-names';
+import { RecencyList, type RecencyLinks } from './recency-list';
 
 /**
  * `learnFromUse`: the bounds of learning from use (issue 21). Which tenants learn is each tenant's
@@ -34,10 +35,13 @@ interface SearchGroup {
   readonly matches: readonly string[];
 }
 
-interface LastSearch {
-  readonly at: number;
-  /** Per query (at most `KEPT_QUERY_CHARS` of it), the tools it returned. */
-  readonly groups: readonly SearchGroup[];
+/** A session's last search; the entry is updated in place by the session's next search. */
+interface LastSearch extends RecencyLinks<LastSearch> {
+  /** `<tenant>\0<session>`. */
+  readonly key: string;
+  at: number;
+  /** Per query (at most `KEPT_QUERY_CHARS` of it), the tools it returned (none: nothing to credit). */
+  groups: readonly SearchGroup[];
   /** Tools already credited to this search: each counts once per search. */
   credited?: Set<string>;
 }
@@ -68,8 +72,13 @@ export class UsageLearning {
   readonly #optedIn: ReadonlySet<string>;
   readonly #settings: LearnFromUseSettings;
   readonly #now: () => number;
-  /** Keyed `<tenant>\0<session>`; Map order is the order of the searches, oldest first. */
+  /** Keyed `<tenant>\0<session>`. */
   readonly #last = new Map<string, LastSearch>();
+  /**
+   * The same entries, oldest search first. Not the Map's own order: deleting and re-adding a
+   * session's key on every search grows V8's hash bucket of that key (see `RecencyList`).
+   */
+  readonly #order = new RecencyList<LastSearch>();
 
   constructor(options: {
     settings: LearnFromUseSettings;
@@ -101,12 +110,27 @@ export class UsageLearning {
     if (!this.#optedIn.has(tenant)) return;
     const groups = searchGroups(result).filter((group) => group.matches.length > 0);
     const key = sessionKey(tenant, session);
-    this.#last.delete(key);
-    if (groups.length === 0) return;
     const now = this.#now();
     this.#sweep(now);
-    this.#last.set(key, { at: now, groups });
-    while (this.#last.size > this.#settings.maxSessions) this.#last.delete(this.#last.keys().next().value as string);
+    let last = this.#last.get(key);
+    if (groups.length === 0) {
+      // A search that returned nothing still ends the previous one: no later call is credited to it.
+      if (last !== undefined) this.#drop(last);
+      return;
+    }
+    if (last === undefined) {
+      last = { key, at: now, groups, older: undefined, newer: undefined, listed: false };
+      this.#last.set(key, last);
+    } else {
+      last.at = now;
+      last.groups = groups;
+      delete last.credited;
+    }
+    this.#order.touch(last);
+    for (const oldest of this.#order.fromOldest()) {
+      if (this.#last.size <= this.#settings.maxSessions) break;
+      this.#drop(oldest);
+    }
   }
 
   /** Notes that the session called `tool` and it succeeded: credited to the last search that offered it. */
@@ -118,7 +142,7 @@ export class UsageLearning {
     if (last === undefined) return;
     const now = this.#now();
     if (now - last.at > this.#settings.searchMemoryMs) {
-      this.#last.delete(key);
+      this.#drop(last);
       return;
     }
     if (last.credited?.has(tool) === true) return;
@@ -146,7 +170,13 @@ export class UsageLearning {
 
   /** Drops what the closed session left (its last search). */
   forget(tenant: string, session: string): void {
-    this.#last.delete(sessionKey(tenant, session));
+    const last = this.#last.get(sessionKey(tenant, session));
+    if (last !== undefined) this.#drop(last);
+  }
+
+  #drop(last: LastSearch): void {
+    this.#last.delete(last.key);
+    this.#order.remove(last);
   }
 
   #boosts(tenant: string): UsageBoosts | undefined {
@@ -155,9 +185,9 @@ export class UsageLearning {
 
   /** Drops searches too old to be credited: the oldest are first, so this stops at the first fresh one. */
   #sweep(now: number): void {
-    for (const [key, last] of this.#last) {
+    for (const last of this.#order.fromOldest()) {
       if (now - last.at <= this.#settings.searchMemoryMs) return;
-      this.#last.delete(key);
+      this.#drop(last);
     }
   }
 }
