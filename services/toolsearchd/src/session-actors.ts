@@ -5,7 +5,7 @@ import { createActor, type ActorRefFrom, type SimulatedClock } from 'xstate';
 type Clock = Pick<SimulatedClock, 'setTimeout' | 'clearTimeout' | 'now'>;
 import { reassemblesOnChange, sessionMachine, type AssembledFacts } from './session.machine';
 import type { SessionDescriptor } from './session-store.adapter';
-import { RecencyList, type RecencyLinks } from './recency-list';
+import { RecencyList, type RecencyLinks } from '@toolsearch/search';
 
 type SessionActor = ActorRefFrom<typeof sessionMachine>;
 

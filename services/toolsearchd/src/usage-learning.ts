@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { UsageSignal } from '@toolsearch/bridge';
-import { UsageBoostRegistry, type UsageBoosts } from '@toolsearch/search';
+import { RecencyList, UsageBoostRegistry, type RecencyLinks, type UsageBoosts } from '@toolsearch/search';
 import type { StepResult } from './dispatch/found-names';
-import { RecencyList, type RecencyLinks } from './recency-list';
 
 /**
  * `learnFromUse`: the bounds of learning from use (issue 21). Which tenants learn is each tenant's

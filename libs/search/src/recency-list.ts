@@ -8,7 +8,8 @@ export interface RecencyLinks<T> {
 
 /**
  * Entries from least to most recently used, as a doubly linked list through the entries
- * themselves: moving an entry to the recent end is a few pointer writes.
+ * themselves: moving an entry to the recent end is a few pointer writes. Used by the usage boosts
+ * here and by the daemon (its held sessions, the sessions' last searches).
  *
  * Why not a `Set` with `delete` then `add`: V8 leaves a deleted entry in its hash bucket until the
  * table is rebuilt, and the re-added key joins the same bucket, so a key moved over and over makes
