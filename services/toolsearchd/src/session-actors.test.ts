@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
+import { SimulatedClock } from 'xstate';
 import { SessionActors } from './session-actors';
 import { sessionDescriptor } from './session-fixture';
 
@@ -65,5 +66,26 @@ describe('session actors', () => {
     expect(many.sessionIds('acme')).toHaveLength(10_000);
     many.stop();
     expect(many.size).toBe(0);
+  });
+
+  it('tells which stored ids of a tenant it does not hold, after letting the idle ones go', () => {
+    const clock = new SimulatedClock();
+    const held = new SessionActors({
+      limit: 100,
+      idleMs: 1000,
+      log: pino({ level: 'silent' }),
+      effects: { reassemble: () => undefined, persistLatch: () => Promise.resolve() },
+      clock,
+    });
+    held.track(descriptor('s1', ['a']));
+    held.track(descriptor('s2', ['a']));
+    expect(held.notHeld('acme', ['s1', 's2', 's3'])).toEqual(['s3']);
+    expect(held.notHeld('other', ['s1'])).toEqual(['s1']);
+    clock.increment(600);
+    held.get('acme', 's2');
+    clock.increment(600);
+    // s1 has been idle longer than idleMs: it left memory, so the pass over the store must reach it.
+    expect(held.notHeld('acme', ['s1', 's2'])).toEqual(['s1']);
+    held.stop();
   });
 });

@@ -244,6 +244,17 @@ export class SessionActors {
     return this.#held(tenant, id) !== undefined;
   }
 
+  /**
+   * The ids among `ids` this replica does not hold, for a pass over the tenant's stored sessions
+   * (1,000 ids a batch, every second while a tenant puts): one expiry sweep for the batch, not one
+   * per id.
+   */
+  notHeld(tenant: string, ids: readonly string[]): string[] {
+    this.#expire();
+    const sessions = this.#tenants.get(tenant);
+    return sessions === undefined ? [...ids] : ids.filter((id) => !sessions.has(id));
+  }
+
   /** Whether the session has a running actor here (not parked). */
   running(tenant: string, id: string): boolean {
     return this.#held(tenant, id)?.actor !== undefined;

@@ -12,7 +12,7 @@ function fanoutWith(held: number) {
   const scheduler = new FanoutScheduler({ log: pino({ level: 'silent' }), run: async () => undefined });
   const actors = {
     heldBy: () => held,
-    holds: () => true,
+    notHeld: () => [],
     *toolsetsChanged(_tenant: string, toolsets: readonly string[]) {
       walks.push({ at: performance.now(), toolsets: [...toolsets].sort() });
       for (let i = 0; i < held; i += 1) yield;

@@ -217,7 +217,7 @@ export class TierFanout {
   ): Promise<void> {
     const { store, actors } = this.#deps;
     for await (const batch of store.scanIds(tenant)) {
-      const ids = skipHeld ? batch.filter((id) => !actors.holds(tenant, id)) : batch;
+      const ids = skipHeld ? actors.notHeld(tenant, batch) : batch;
       for (const descriptor of await store.loadMany(tenant, ids))
         if (grantReaches(descriptor.grant, toolsets)) await reach(descriptor);
     }
