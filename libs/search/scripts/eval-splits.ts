@@ -17,10 +17,12 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
 
 const variants: Record<string, Partial<RankingOptions>> = {
-  before: { expand: false, correctTypos: false, weighTerms: false, abstain: false },
+  before: { expand: false, correctTypos: false, weighTerms: false, abstain: false, translate: false },
   'no abstain': { abstain: false },
   'weights only': { expand: false },
   'expansion only': { weighTerms: false },
+  'no typos': { correctTypos: false },
+  'no translate': { translate: false },
   current: {},
 };
 // Tuning aid: `SCALES=0.3,0.6` adds a variant per association scale.

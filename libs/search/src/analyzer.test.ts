@@ -66,6 +66,13 @@ describe('analyzeQuery', () => {
     expect(analyzeQuery("I'm looking for the weather")).toEqual(['look', 'weather']);
   });
 
+  it('drops the hiragana of Japanese requests (particles, endings), not of tool text', () => {
+    expect(analyzeQuery('乗換案内を検索してください')).toEqual(['乗換', '換案', '案内', '検索']);
+    expect(analyze('乗換案内を検索')).toContain('を検');
+    // A request of nothing but hiragana keeps it.
+    expect(analyzeQuery('てんき')).toEqual(['てん', 'んき']);
+  });
+
   it('keeps stop words when nothing else is left', () => {
     expect(analyzeQuery('all of them')).toEqual(['all', 'of', 'them']);
   });

@@ -46,13 +46,23 @@ const HAS_UPPER = /\p{Lu}/u;
 // eslint-disable-next-line no-control-regex -- "every character is ASCII" includes control characters
 const PLAIN_ASCII = /^[\x00-\x7f]*$/;
 
-function cjkBigrams(run: string, out: string[]): void {
+// Hiragana in a Japanese request is mostly grammar: particles (を, に, で), endings (して, ます,
+// られる) and the joins between words. Its bigrams match whichever tool happens to carry Japanese
+// prose, not the tool asked for, so queries drop them like English stop words; the words around
+// them (kanji, katakana) stay. Tool text keeps them.
+const HIRAGANA = /\p{Script=Hiragana}/u;
+
+function cjkBigrams(run: string, out: string[], dropGrammar: boolean): void {
   const chars = [...run];
   if (chars.length === 1) {
-    out.push(chars[0] ?? '');
+    const only = chars[0] ?? '';
+    if (!(dropGrammar && HIRAGANA.test(only))) out.push(only);
     return;
   }
-  for (let i = 0; i + 1 < chars.length; i += 1) out.push(`${chars[i]}${chars[i + 1]}`);
+  for (let i = 0; i + 1 < chars.length; i += 1) {
+    const bigram = `${chars[i]}${chars[i + 1]}`;
+    if (!(dropGrammar && HIRAGANA.test(bigram))) out.push(bigram);
+  }
 }
 
 function pushWord(word: string, out: string[], dropStopWords: boolean): void {
@@ -111,7 +121,7 @@ function analyzeWord(word: string, dropStopWords: boolean): string[] {
   }
   if (CJK.test(word)) {
     for (const part of word.matchAll(CJK_RUNS)) {
-      if (part[1] !== undefined) cjkBigrams(part[1], out);
+      if (part[1] !== undefined) cjkBigrams(part[1], out, dropStopWords);
       else if (part[2] !== undefined) pushWords(part[2], out, dropStopWords);
     }
   } else pushWords(word, out, dropStopWords);

@@ -135,7 +135,7 @@ export function confidenceFeatures(
   let words = index.maxIdf > 0 ? Math.round(unknownMass / index.maxIdf) : 0;
   for (let at = 0; at < terms.ids.length; at += 1) {
     const origin = terms.origins[at];
-    if (origin !== 'query' && origin !== 'implied' && origin !== 'typo') continue;
+    if (origin !== 'query' && origin !== 'translation' && origin !== 'implied' && origin !== 'typo') continue;
     const id = terms.ids[at] as number;
     const weight = terms.weights[at] as number;
     const mass = weight * index.idf(id);

@@ -56,6 +56,10 @@ function describeTerm(entry: TermExplanation): string {
       return `${entry.term} (learned from ${entry.from} ×${entry.weight})`;
     case 'glossary':
       return `${entry.term} (glossary for ${entry.from} ×${entry.weight})`;
+    case 'translation':
+      return `${entry.term} (translates ${entry.from})`;
+    case 'synonym':
+      return `${entry.term} (also translates ${entry.from} ×${entry.weight})`;
     case 'implied':
       return `${entry.term} (implied)`;
     default:

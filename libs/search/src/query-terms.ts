@@ -1,11 +1,16 @@
 import { impliedQueryTerms, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
+import { translateCjk } from './cross-lingual';
 import { glossaryTerms } from './glossary';
 import { learnedTerm } from './term-associations';
 import type { TypoMatcher } from './typo-matcher';
 
-/** Where a query term came from: the request's own words, or something added for it. */
-export type TermOrigin = 'query' | 'implied' | 'typo' | 'glossary' | 'association';
+/**
+ * Where a query term came from: the request's own words (`translation`: an English word a Japanese
+ * or Chinese request says, also its own), or something added for it (`synonym`: a translated
+ * rendering's further English words).
+ */
+export type TermOrigin = 'query' | 'translation' | 'synonym' | 'implied' | 'typo' | 'glossary' | 'association';
 
 /** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
 export interface QueryTerms {
@@ -33,6 +38,8 @@ export interface QueryTerms {
 export const EXPANSION = {
   /** Weight of a query word's glossary renderings relative to the word itself. */
   glossaryWeight: 0.5,
+  /** Weight of a translated word's further English synonyms (削除: delete, then remove). */
+  synonymWeight: 0.5,
   /** Weight of a typo's correction relative to a word spelled right. */
   typoWeight: 0.7,
   /** At most this many learned expansions per query, the strongest kept. */
@@ -65,7 +72,13 @@ export function buildQueryTerms(
   index: Bm25Index,
   query: string,
   typos: () => TypoMatcher,
-  options: { expand?: boolean; expansionScale?: number; correctTypos?: boolean; weighTerms?: boolean } = {},
+  options: {
+    expand?: boolean;
+    expansionScale?: number;
+    correctTypos?: boolean;
+    weighTerms?: boolean;
+    translate?: boolean;
+  } = {},
 ): QueryTerms {
   const ids: number[] = [];
   const weights: number[] = [];
@@ -86,6 +99,11 @@ export function buildQueryTerms(
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
   const raw = words(text);
   const analysed = analyseRequest(raw);
+  const translation = options.translate === false ? undefined : translateCjk(text);
+  if (translation !== undefined) {
+    // The bigrams a translated word spans stand for it; those no tool contains are not missing words.
+    for (const bigram of translation.covered) if (index.termId(bigram) === undefined) analysed.delete(bigram);
+  }
   const implied: string[] = [];
   // Implied terms count only where the catalog has them (an unknown one would lower coverage).
   for (const term of impliedQueryTerms(text))
@@ -93,14 +111,19 @@ export function buildQueryTerms(
   let unknown = 0;
   // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.
   const weak: { term: string; weight: number }[] = [];
-  const visit = (term: string, isImplied: boolean) => {
+  const visit = (
+    term: string,
+    isImplied: boolean,
+    origin: TermOrigin = isImplied ? 'implied' : 'query',
+    from = term,
+  ) => {
     const id = index.termId(term);
     if (!isImplied) analysed.set(term, id ?? -1);
     if (id !== undefined) {
       if (own.has(id)) return;
       const weight = options.weighTerms === false || isImplied ? 1 : learnedTerm(term).weight;
       mass += weight * index.idf(id);
-      add(id, term, weight, isImplied ? 'implied' : 'query', term);
+      add(id, term, weight, origin, from);
       if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
       return;
     }
@@ -121,6 +144,17 @@ export function buildQueryTerms(
   };
   for (const term of analysed.keys()) visit(term, false);
   for (const term of implied) visit(term, true);
+  if (translation !== undefined) {
+    // English words the catalog lacks are left out: they would only count as missing.
+    for (const { term, rendering } of translation.terms)
+      if (index.termId(term) !== undefined && !analysed.has(term)) visit(term, false, 'translation', rendering);
+    for (const { term, rendering } of translation.synonyms) {
+      const id = index.termId(term);
+      if (id === undefined || own.has(id)) continue;
+      const weight = options.weighTerms === false ? 1 : learnedTerm(term).weight;
+      add(id, term, EXPANSION.synonymWeight * weight, 'synonym', rendering);
+    }
+  }
   // Glossary renderings for every word of the request, known here or not ("game" in a catalog
   // whose game tools are described only in Chinese), weighted like the word.
   for (const term of analysed.keys()) {

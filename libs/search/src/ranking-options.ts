@@ -31,6 +31,8 @@ export interface RankingOptions {
   readonly expansionScale: number;
   /** Typo correction of query words no tool contains (`typo-matcher.ts`) on or off. */
   readonly correctTypos: boolean;
+  /** Japanese and Chinese requests read for the English words they say (`cross-lingual.ts`). */
+  readonly translate: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -45,5 +47,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   weighTerms: true,
   expansionScale: 1,
   correctTypos: true,
+  translate: true,
   index: DEFAULT_INDEX_OPTIONS,
 };

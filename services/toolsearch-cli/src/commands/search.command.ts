@@ -59,9 +59,13 @@ function readable(result: ToolSearchResult): string {
 function origin(term: HitExplanation['terms'][number]): string {
   if (term.origin === 'query') return term.weight < 1 ? `; learned weight ${term.weight}` : '';
   if (term.origin === 'implied') return '; implied by the request';
-  const what = { typo: 'typo correction of', glossary: 'glossary rendering of', association: 'learned from' }[
-    term.origin
-  ];
+  const what = {
+    translation: 'translates',
+    synonym: 'also translates',
+    typo: 'typo correction of',
+    glossary: 'glossary rendering of',
+    association: 'learned from',
+  }[term.origin];
   return `; ${what} "${term.from}", weight ${term.weight}`;
 }
 

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
+import { tool, toolset } from '@toolsearch/testing';
+import { MAX_RENDERINGS, translateCjk } from './cross-lingual';
+import { DEFAULT_RANKING } from './ranking-options';
+import { SearchEngine } from './search-engine';
+import { toSearchDocument } from './search-document';
+
+function engineOf(...toolsets: Parameters<typeof toolset>[]) {
+  const table = buildSessionTools(
+    toolsets.map((args) => toolset(...args)),
+    defaultToolSearchConfig(),
+  );
+  return new SearchEngine(table.deferred.map((t) => toSearchDocument(t)));
+}
+const names = (engine: SearchEngine, query: string, limit = 5) => engine.search(query, limit).map((hit) => hit.name);
+
+const catalog = engineOf(
+  ['fs', [tool('delete_file', 'Delete a file from the workspace'), tool('read_file', 'Read the contents of a file')]],
+  ['weather', [tool('forecast', 'Weather forecast for a city for the next days')]],
+  ['mail', [tool('send_email', 'Send an email message to a recipient')]],
+);
+
+describe('translateCjk', () => {
+  it('reads the English words of a Japanese or Chinese request, leftmost-longest', () => {
+    const japanese = translateCjk('このファイルを削除してください');
+    expect(japanese?.terms.map((t) => t.term)).toEqual(['file', 'delet']);
+    expect(japanese?.covered.has('ファイ')).toBe(false); // bigrams, not trigrams
+    expect(japanese?.covered.has('削除')).toBe(true);
+    expect(translateCjk('明天北京的天气怎么样')?.terms.map((t) => t.term)).toContain('weather');
+  });
+
+  it('leaves English requests and CJK text without a known word alone', () => {
+    expect(translateCjk('delete this file')).toBeUndefined();
+    expect(translateCjk('ぬぬぬぬぬ')).toBeUndefined();
+  });
+
+  it('takes a bounded number of renderings from pasted text, quickly', () => {
+    const pasted = 'ファイルを削除'.repeat(5000);
+    const started = performance.now();
+    const translation = translateCjk(pasted);
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(translation?.terms.length).toBeLessThanOrEqual(MAX_RENDERINGS);
+  });
+});
+
+describe('search with Japanese and Chinese requests over English tools', () => {
+  it('finds the tool the request asks for', () => {
+    expect(names(catalog, 'このファイルを削除して', 1)).toEqual(['fs__delete_file']);
+    expect(names(catalog, '明日の東京の天気を教えて', 1)).toEqual(['weather__forecast']);
+    expect(names(catalog, '帮我发送一封邮件给老板', 1)).toEqual(['mail__send_email']);
+  });
+
+  it("counts a translated word as the request's own and explains where it came from", () => {
+    const terms = catalog.queryTerms('ファイルを削除');
+    const at = terms.terms.indexOf('delet');
+    expect(terms.origins[at]).toBe('translation');
+    expect(terms.sources[at]).toBe('削除');
+    // The bigrams of the translated words are not counted as words no tool has.
+    expect(terms.analysed.has('削除')).toBe(false);
+  });
+
+  it('changes nothing when switched off', () => {
+    const off = new SearchEngine(
+      buildSessionTools(
+        [toolset('fs', [tool('delete_file', 'Delete a file')])],
+        defaultToolSearchConfig(),
+      ).deferred.map((t) => toSearchDocument(t)),
+      { ...DEFAULT_RANKING, translate: false },
+    );
+    expect(off.queryTerms('ファイルを削除').origins).not.toContain('translation');
+  });
+});
