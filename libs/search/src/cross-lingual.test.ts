@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
-import { MAX_RENDERINGS, translateCjk } from './cross-lingual';
+import { MAX_LOANWORDS, MAX_RENDERINGS, translateCjk } from './cross-lingual';
+import { romanize, withoutAddedVowels } from './katakana';
 import { DEFAULT_RANKING } from './ranking-options';
 import { SearchEngine } from './search-engine';
 import { toSearchDocument } from './search-document';
@@ -69,5 +70,36 @@ describe('search with Japanese and Chinese requests over English tools', () => {
       { ...DEFAULT_RANKING, translate: false },
     );
     expect(off.queryTerms('ファイルを削除').origins).not.toContain('translation');
+  });
+});
+
+describe('katakana words', () => {
+  it('are spelled in Latin letters, with the vowels Japanese adds taken out again', () => {
+    expect(romanize('ウィキペディア')).toBe('wikipedia');
+    expect(romanize('チャンピオン')).toBe('champion');
+    expect(romanize('ショッピング')).toBe('shoppingu');
+    expect(withoutAddedVowels('shoppingu')).toBe('shopping');
+    expect(withoutAddedVowels('sukin')).toBe('skin');
+    expect(romanize('カタカナ漢字')).toBeUndefined();
+  });
+
+  it('find the catalog word they are, whole before any rendering inside them', () => {
+    const engine = engineOf(
+      ['wikipedia', [tool('get_summary', 'Summary of a Wikipedia article')]],
+      ['wiki', [tool('edit_page', 'Edit a page of a wiki')]],
+      ['pokedex', [tool('random_pokemon', 'A random Pokemon from a region')]],
+    );
+    expect(names(engine, 'ウィキペディアの記事の要点を教えて', 1)).toEqual(['wikipedia__get_summary']);
+    expect(names(engine, 'ランダムにポケモンを選んで', 1)).toEqual(['pokedex__random_pokemon']);
+    const terms = engine.queryTerms('ウィキペディアの記事');
+    expect(terms.terms).toContain('wikipedia');
+    expect(terms.terms).not.toContain('wiki');
+    expect(terms.sources[terms.terms.indexOf('wikipedia')]).toBe('ウィキペディア');
+  });
+
+  it('look at a bounded number of words and leave unknown names as they are', () => {
+    const translation = translateCjk('アアアア・'.repeat(1000));
+    expect(translation?.loanwords.length ?? 0).toBeLessThanOrEqual(MAX_LOANWORDS);
+    expect(catalog.queryTerms('ウェストファリア').origins).not.toContain('translation');
   });
 });

@@ -1,5 +1,6 @@
 import { analyze, stem } from './analyzer';
 import { CJK_LEXICON } from './data/cjk-lexicon';
+import { romanize, withoutAddedVowels } from './katakana';
 
 /**
  * Requests written in Japanese or Chinese against tools described in English. Lexical search has
@@ -20,6 +21,11 @@ export interface Translation {
   readonly synonyms: readonly { term: string; rendering: string }[];
   /** The CJK bigrams inside the renderings found: they are what the English terms stand for. */
   readonly covered: ReadonlySet<string>;
+  /**
+   * Katakana words no rendering covers, with the Latin spellings to look for in the catalog (the
+   * romanisation, then without the vowels Japanese adds): ポケモン → pokemon.
+   */
+  readonly loanwords: readonly { katakana: string; spellings: readonly string[] }[];
 }
 
 /** Longest rendering in characters (bounds the work at each position of a request). */
@@ -58,19 +64,36 @@ const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 
 /** At most this many renderings are taken from one request, from at most its first `MAX_SCANNED` characters. */
 export const MAX_RENDERINGS = 32;
+/** At most this many katakana words of a request are spelled in Latin letters. */
+export const MAX_LOANWORDS = 8;
+const KATAKANA_WORD = /[\p{Script=Katakana}ー]{3,}/gu;
 const MAX_SCANNED = 2048;
 
-/** The English words a Japanese or Chinese request says; undefined when it has no CJK text or no known word. */
-export function translateCjk(text: string): Translation | undefined {
+/**
+ * The English words a Japanese or Chinese request says; undefined when it has no CJK text or no
+ * known word. A katakana word whose Latin spelling `isCatalogWord` knows is taken whole, before any
+ * rendering inside it (ウィキペディア is wikipedia, not ウィキ and the rest).
+ */
+export function translateCjk(text: string, isCatalogWord?: (spelling: string) => boolean): Translation | undefined {
   if (!HAS_CJK.test(text)) return undefined;
   const renderings = table();
   const terms: { term: string; rendering: string }[] = [];
   const synonyms: { term: string; rendering: string }[] = [];
   const seen = new Set<string>();
   const covered = new Set<string>();
+  /** Where the renderings found are, as [start, end) pairs in order. */
+  const spans: number[] = [];
+  const loanwords: { katakana: string; spellings: readonly string[] }[] = [];
   let found = 0;
   const end = Math.min(text.length, MAX_SCANNED);
   for (let at = 0; at < end && found < MAX_RENDERINGS; ) {
+    const whole = isCatalogWord === undefined ? undefined : wholeKatakanaWord(text, at, end, isCatalogWord);
+    if (whole !== undefined) {
+      loanwords.push(whole);
+      spans.push(at, at + whole.katakana.length);
+      at += whole.katakana.length;
+      continue;
+    }
     const candidates = renderings.get(text[at] as string);
     const match = candidates?.find(({ rendering }) => text.startsWith(rendering, at));
     if (match === undefined) {
@@ -78,6 +101,7 @@ export function translateCjk(text: string): Translation | undefined {
       continue;
     }
     found += 1;
+    spans.push(at, at + match.rendering.length);
     at += match.rendering.length;
     for (const bigram of analyze(match.rendering)) covered.add(bigram);
     match.stems.forEach((term, position) => {
@@ -86,7 +110,45 @@ export function translateCjk(text: string): Translation | undefined {
       (position === 0 ? terms : synonyms).push({ term, rendering: match.rendering });
     });
   }
-  return terms.length === 0 ? undefined : { terms, synonyms, covered };
+  for (const word of katakanaWords(text.slice(0, end), spans))
+    if (loanwords.length < MAX_LOANWORDS) loanwords.push(word);
+  return terms.length === 0 && loanwords.length === 0 ? undefined : { terms, synonyms, covered, loanwords };
+}
+
+const IS_KATAKANA = /[\p{Script=Katakana}ー]/u;
+
+/** The katakana word starting at `at` when it starts one there and `known` knows one of its spellings. */
+function wholeKatakanaWord(text: string, at: number, end: number, known: (spelling: string) => boolean) {
+  if (!IS_KATAKANA.test(text[at] as string) || (at > 0 && IS_KATAKANA.test(text[at - 1] as string))) return undefined;
+  let stop = at + 1;
+  while (stop < end && IS_KATAKANA.test(text[stop] as string)) stop += 1;
+  if (stop - at < 3) return undefined;
+  const spellings = spellingsOf(text.slice(at, stop));
+  return spellings !== undefined && spellings.some(known) ? { katakana: text.slice(at, stop), spellings } : undefined;
+}
+
+function spellingsOf(katakana: string): string[] | undefined {
+  const romaji = romanize(katakana);
+  if (romaji === undefined) return undefined;
+  const reduced = withoutAddedVowels(romaji);
+  return reduced === romaji ? [romaji] : [romaji, reduced];
+}
+
+/** The katakana words of `text` (three characters or more) that overlap no span of a rendering. */
+function katakanaWords(text: string, spans: readonly number[]): { katakana: string; spellings: string[] }[] {
+  const out: { katakana: string; spellings: string[] }[] = [];
+  for (const match of text.matchAll(KATAKANA_WORD)) {
+    if (out.length === MAX_LOANWORDS) break;
+    const start = match.index;
+    const end = start + match[0].length;
+    let overlaps = false;
+    for (let at = 0; at < spans.length && !overlaps; at += 2)
+      overlaps = (spans[at] as number) < end && (spans[at + 1] as number) > start;
+    if (overlaps) continue;
+    const spellings = spellingsOf(match[0]);
+    if (spellings !== undefined) out.push({ katakana: match[0], spellings });
+  }
+  return out;
 }
 
 /** Longest rendering of the lexicon, in UTF-16 units (for tests of the bound). */

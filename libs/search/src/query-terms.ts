@@ -1,4 +1,4 @@
-import { impliedQueryTerms, words, wordTerms } from './analyzer';
+import { analyze, impliedQueryTerms, stem, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { translateCjk } from './cross-lingual';
 import { glossaryTerms } from './glossary';
@@ -99,10 +99,22 @@ export function buildQueryTerms(
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
   const raw = words(text);
   const analysed = analyseRequest(raw);
-  const translation = options.translate === false ? undefined : translateCjk(text);
+  const translation =
+    options.translate === false
+      ? undefined
+      : translateCjk(
+          text,
+          (spelling) => spelling.length >= MIN_LOANWORD_LETTERS && index.termId(stem(spelling)) !== undefined,
+        );
+  const loanwords =
+    translation === undefined
+      ? []
+      : spellLoanwords(index, translation.loanwords, typos, options.correctTypos !== false);
   if (translation !== undefined) {
     // The bigrams a translated word spans stand for it; those no tool contains are not missing words.
     for (const bigram of translation.covered) if (index.termId(bigram) === undefined) analysed.delete(bigram);
+    // A katakana word found in Latin letters is that word: its bigrams are only pieces of it.
+    for (const { bigrams } of loanwords) for (const bigram of bigrams) analysed.delete(bigram);
   }
   const implied: string[] = [];
   // Implied terms count only where the catalog has them (an unknown one would lower coverage).
@@ -148,6 +160,13 @@ export function buildQueryTerms(
     // English words the catalog lacks are left out: they would only count as missing.
     for (const { term, rendering } of translation.terms)
       if (index.termId(term) !== undefined && !analysed.has(term)) visit(term, false, 'translation', rendering);
+    for (const { term, id, weight, katakana } of loanwords) {
+      if (own.has(id)) continue;
+      analysed.set(term, id);
+      const w = weight * (options.weighTerms === false ? 1 : learnedTerm(term).weight);
+      mass += w * index.idf(id);
+      add(id, term, w, 'translation', katakana);
+    }
     for (const { term, rendering } of translation.synonyms) {
       const id = index.termId(term);
       if (id === undefined || own.has(id)) continue;
@@ -169,6 +188,38 @@ export function buildQueryTerms(
   if (options.expand !== false && analysed.size <= EXPANSION.maxTermsToExpand)
     expand(index, weak, own, add, options.expansionScale ?? 1);
   return { ids, weights, terms, origins, sources, mass, unknownMass, words: raw, analysed };
+}
+
+/** Katakana words shorter than this in Latin letters must be spelled exactly as a catalog term. */
+const MIN_LOANWORD_LETTERS = 4;
+
+/**
+ * The catalog terms the request's katakana words are (`Translation.loanwords`): a spelling that is
+ * a catalog term as it is (weight 1), else the typo matcher's correction of it (at the typo weight).
+ */
+function spellLoanwords(
+  index: Bm25Index,
+  loanwords: readonly { katakana: string; spellings: readonly string[] }[],
+  typos: () => TypoMatcher,
+  correctTypos: boolean,
+): { term: string; id: number; weight: number; katakana: string; bigrams: readonly string[] }[] {
+  const found: { term: string; id: number; weight: number; katakana: string; bigrams: readonly string[] }[] = [];
+  for (const { katakana, spellings } of loanwords) {
+    let hit: { term: string; id: number; weight: number } | undefined;
+    for (const spelling of spellings) {
+      const term = stem(spelling);
+      const id = spelling.length >= MIN_LOANWORD_LETTERS ? index.termId(term) : undefined;
+      if (id !== undefined) hit = { term, id, weight: 1 };
+      if (hit !== undefined) break;
+    }
+    for (const spelling of correctTypos && hit === undefined ? spellings : []) {
+      const correction = typos().match(stem(spelling));
+      if (correction !== undefined) hit = { term: correction.term, id: correction.id, weight: EXPANSION.typoWeight };
+      if (hit !== undefined) break;
+    }
+    if (hit !== undefined) found.push({ ...hit, katakana, bigrams: analyze(katakana) });
+  }
+  return found;
 }
 
 /**
