@@ -4,7 +4,7 @@
  * renderings, tab-separated; renderings separated by spaces, each at least two characters, matched
  * as substrings of a request (so verb stems such as 送っ are listed beside 送る).
  *
- * How it was made: the 900 words with the highest document frequency over the public catalogs'
+ * How it was made: the 2,600 words with the highest document frequency over the public catalogs'
  * tool names and descriptions (`../shared/data/catalog-*.jsonl`) were listed, and the ones a
  * person could ask for in a request (actions, objects, qualities; not schema words such as "args",
  * "json" or "endpoint", which are typed in Latin letters anyway) were given their usual renderings
@@ -709,4 +709,1077 @@ valid	有効 正しい	有效
 added	追加	新增 添加
 preferred	好み 優先	偏好 首选
 additional	追加	额外 附加
+lab	研究室 ラボ 実験室	实验室
+upcoming	今後の 近日 開催予定 今度の	即将 近期 即将到来
+snippets	スニペット 断片	片段 代码片段
+reverse	逆順 反転 逆に リバース	反转 倒序 逆向
+guide	ガイド 案内 手引き	指南 指引 向导
+cell	携帯電話	单元格 手机
+cycle	サイクル 周期	周期 循环
+world	世界 ワールド	世界 全球
+gas	ガス ガソリン ガス代	燃气 汽油 油价
+fix	修正 直し 直す 修理	修复 修正 解决
+age	年齢 年代	年龄 岁数
+interface	インターフェース	界面 接口
+primary	主要 メイン プライマリ	主要 首要
+ready	準備完了 準備ができ	就绪 准备好
+continue	続け 続行 継続	继续
+enhanced	強化	增强
+flexible	柔軟 フレキシブル	灵活 弹性
+keep	保持 保存 残し	保留 保持
+force	強制	强制
+try	試し 試す	尝试 试试
+cash	現金 キャッシュ	现金
+compact	コンパクト 小型	紧凑 小型
+pending	保留中 未処理 処理中	待处理 待定 挂起
+draft	下書き ドラフト 草稿	草稿 起草
+webpage	ウェブページ ホームページ	网页
+clinical	臨床	临床
+critical	重大 致命的 クリティカル	严重 关键
+insert	挿入	插入
+capital	首都 資本	首都 资本
+annual	年次 年間 毎年	年度 每年 年报
+preview	プレビュー 下見	预览
+flag	フラグ 国旗	标记 国旗
+actor	俳優 役者	演员
+capture	キャプチャ 撮影 取り込み	截图 捕获 截屏
+browse	閲覧 ブラウズ	浏览
+recipient	受信者 宛先 受取人	收件人 接收人 收款人
+duplicate	重複 複製	重复 复制
+watch	腕時計 視聴 監視 ウォッチ	观看 监视 手表
+push	プッシュ	推送
+income	収入 所得	收入
+journal	日記 ジャーナル 仕訳	日记 期刊 日志
+growth	成長 伸び	增长 成长
+console	コンソール	控制台
+subscribe	購読 サブスク	订阅
+behavior	行動 挙動	行为
+speech	音声 スピーチ 演説	语音 演讲
+btc	ビットコイン	比特币
+header	ヘッダー	页眉 标头
+static	静的	静态
+opportunity	機会 チャンス 商談	机会 商机
+unused	未使用	未使用 闲置
+swap	スワップ 交換 入れ替え	兑换 交换
+ignore	無視	忽略
+perfect	完璧	完美
+champion	チャンピオン 優勝	冠军
+comparison	比較	比较 对比
+finance	金融 財務 ファイナンス	金融 财务
+story	物語 ストーリー	故事
+desktop	デスクトップ	桌面
+manual	マニュアル 手動 説明書	手册 手动 说明书
+music	音楽 ミュージック	音乐
+traffic	交通 渋滞 トラフィック アクセス数	交通 路况 流量
+utility	ユーティリティ 公共料金	公用事业 水电费
+cleanup	整理 クリーンアップ 片付け	清理
+membership	会員 メンバーシップ	会员
+secret	秘密 シークレット	秘密 密钥
+study	研究 勉強 学習	研究 学习
+depth	深さ 深度	深度
+fee	手数料 料金 費用	费用 手续费
+verification	検証 確認 認証	验证 核实
+diff	差分	差异
+budget	予算	预算
+catalog	カタログ 目録	目录 商品目录
+quantity	数量	数量
+mobile	モバイル 携帯 スマホ	手机 移动端
+ingest	取り込み	导入 摄取
+revenue	売上 収益	营收 收入
+supply	供給	供应 供给
+bot	ボット	机器人
+mailbox	メールボックス 郵便受け	邮箱 信箱
+crawl	クロール	爬取 抓取 爬虫
+trash	ゴミ箱	回收站 垃圾箱
+license	ライセンス 免許	许可证 执照 授权
+investigation	調査	调查
+dynamic	動的	动态
+mac	マック	苹果电脑
+regular	通常 定期	常规 普通
+excel	エクセル	
+letter	手紙 レター	信件 字母
+whitespace	空白	空格 空白
+print	印刷 プリント	打印
+enrich	補完 エンリッチ	丰富 补全
+material	素材 材料 資料	材料 素材
+newlines	改行	换行
+consumer	消費者	消费者
+reaction	反応 リアクション	反应
+explain	説明 解説	解释 说明
+prefix	接頭辞 プレフィックス	前缀
+annotations	注釈 アノテーション	注释 标注
+decimal	小数 10進	小数 十进制
+profitability	収益性	盈利能力
+picture	写真 画像	图片 照片
+skip	スキップ 飛ばし	跳过
+incident	インシデント 事故 障害	事件 事故 故障
+guidance	ガイダンス 指導	指导 指引
+layer	レイヤー 階層	图层 层级
+delegate	委任	委托
+submit	提出 送信	提交
+native	ネイティブ	原生 母语
+vulnerability	脆弱性	漏洞
+respond	返信 回答 応答	回复 回应
+frequency	頻度 周波数	频率
+breaking	速報	突发
+observations	観測 観察	观测 观察
+wikipedia	ウィキペディア	维基百科
+timezone	タイムゾーン 時差	时区 时差
+major	主要 大手	主要 重大
+button	ボタン	按钮
+recursive	再帰	递归
+air	空気 大気	空气
+house	住宅 一軒家 ハウス	房子 住宅
+sent	送信済み	已发送
+expiration	有効期限 期限切れ 満了	过期 有效期 到期
+troubleshooting	トラブルシューティング 故障	故障排除 排查
+scholar	学者	学者 学术
+expand	展開 拡大 拡張	展开 扩展 扩大
+alias	別名 エイリアス	别名
+modification	変更 修正	修改 变更
+outcome	結果 成果	结果
+systematic	体系的	系统性
+clean	掃除 クリーン きれいに	清洁 清理 打扫
+switch	切り替え 切替 スイッチ	切换 开关
+cover	表紙 カバー 補償	封面 覆盖
+song	楽曲 歌詞 ソング	歌曲
+resolution	解像度 解決	分辨率 解决
+extension	拡張機能 延長 内線	扩展 插件 延期
+portfolio	ポートフォリオ 資産構成	投资组合 作品集
+decode	デコード 復号	解码
+sprint	スプリント	冲刺
+analyst	アナリスト	分析师
+trial	試用 トライアル 治験 裁判	试用 试验 审判
+variant	バリエーション 変種 変異	变体 变种
+attempts	試行	尝试次数
+photo	写真 フォト	照片 相片
+diagram	図表 ダイアグラム 図解	图表 示意图
+nearby	近く 付近 周辺 近所	附近 周边
+establish	設立 確立	建立 设立
+reached	到達	到达
+heading	見出し	标题
+slide	スライド	幻灯片
+billing	請求 課金	账单 计费
+certificate	証明書 資格	证书 证明
+persistent	永続	持久 持续
+formula	数式 公式	公式
+accurate	正確	准确 精确
+choice	選択肢 選択	选择 选项
+easy	簡単	简单 容易
+recipes	レシピ 料理	食谱 菜谱
+core	中核 核心	核心
+gathering	収集 集まり	收集 聚会
+purchase	購入 買い 買う	购买 采购
+speed	速度 スピード	速度
+split	分割 割り勘	拆分 分割
+coverage	カバレッジ 補償範囲	覆盖率 覆盖范围
+insider	インサイダー	内幕 内部人士
+box	ボックス 箱に	盒子 箱子
+car	自動車 クルマ 車の	汽车 车辆
+baseball	野球	棒球
+album	アルバム	专辑 相册
+programming	プログラミング	编程
+physical	物理 身体	物理 实体
+backup	バックアップ	备份
+quran	コーラン	古兰经
+threat	脅威	威胁
+notebook	ノート ノートブック	笔记本
+pay	支払 払い 払う 払っ	支付 付款
+backlog	バックログ 積み残し	待办 积压
+tips	ヒント コツ チップ	提示 技巧 小费
+league	リーグ	联赛 联盟
+factor	要因 因子	因素 因子
+dimensions	寸法 サイズ 次元	尺寸 维度
+sector	セクター 業種 分野	行业 板块 领域
+width	横幅	宽度
+investors	投資家	投资者 投资人
+holder	保有者 所有者	持有人
+participants	参加者	参与者 参加者
+signature	署名 サイン	签名
+trace	追跡 トレース	追踪 跟踪
+queue	キュー 待ち行列	队列 排队
+child	子供 子ども	儿童 孩子
+breakdown	内訳	明细 细分
+partner	パートナー 提携	合作伙伴 伙伴
+clone	クローン 複製	克隆
+microsoft	マイクロソフト	微软
+instrument	楽器 機器	乐器 仪器
+dump	ダンプ	转储
+emoji	絵文字	表情 表情符号
+improve	改善 向上 改良	改进 提升 改善
+standings	順位表 順位	积分榜 排名
+impact	影響 インパクト	影响
+remaining	残り	剩余
+hierarchy	階層	层级 层次
+center	中心 センター	中心
+disk	ディスク	磁盘 硬盘
+transition	遷移 移行 トランジション	过渡 转换
+choose	選ぶ 選ん 選び 選択	选择 挑选
+beginning	初め 最初 冒頭	开始 开头
+joke	冗談 ジョーク	笑话
+virtual	仮想 バーチャル	虚拟
+inventory	在庫	库存
+cast	出演者 配役	演员表 投屏
+phrase	フレーズ 言い回し 語句	短语 词组
+inbox	受信トレイ 受信箱	收件箱
+leave	休暇 退出	离开 请假
+widget	ウィジェット	小组件 控件
+oscillator	オシレーター	振荡指标
+immediately	すぐに 即時	立即 马上
+discussion	議論 ディスカッション 討論	讨论
+drawing	描画 図面 お絵描き	绘图 画画 图纸
+revision	改訂 リビジョン 修正版	修订 版本
+central	中央	中央 中心
+background	背景 バックグラウンド	背景
+radius	半径	半径
+restaurant	レストラン 飲食店	餐厅 饭店 餐馆
+visit	訪問 訪れ	访问 参观 拜访
+apple	リンゴ アップル	苹果
+internet	インターネット	互联网 网络 上网
+prevent	防止 防ぐ 防ぎ 予防	防止 预防
+exit	出口 終了	出口 退出
+bet	賭け ベッティング	下注 投注
+hashtag	ハッシュタグ	话题标签
+increasing	増加	增加 递增
+sum	合計	总和 求和 合计
+premium	プレミアム 有料	高级 会员
+sports	スポーツ	体育 运动
+face	顔認識 フェイス 顔写真	人脸 面部
+severity	重大度 深刻度	严重程度
+exam	試験 テスト	考试
+expenses	経費 支出 費用	开支 支出 费用
+resume	履歴書 再開	简历 恢复 继续
+patient	患者	患者 病人
+scene	シーン 場面	场景
+quiz	クイズ	测验 问答
+concise	簡潔	简洁 简明
+gain	獲得 利益	收益 获得
+congress	議会	国会 国会议员
+vault	金庫 保管庫	保险库 金库
+truncating	切り詰め	截断
+affected	影響	受影响
+significance	有意性 重要性	意义 显著性
+left	左側	左边 左侧
+cat	猫ちゃん ネコ 子猫	猫咪 小猫
+signals	シグナル 信号	信号
+round	四捨五入 ラウンド	四舍五入 回合
+brand	ブランド 銘柄	品牌
+matrix	行列 マトリックス	矩阵
+invite	招待	邀请
+pause	一時停止	暂停
+firewall	ファイアウォール	防火墙
+safe	安全	安全
+registry	登録簿 レジストリ	注册表
+restore	復元 リストア	恢复 还原
+qualified	適格 有資格	合格 有资格
+volatility	ボラティリティ 変動率	波动率 波动性
+toggle	切り替え トグル	切换
+collaborators	共同作業者 コラボレーター	协作者 合作者
+feedback	フィードバック 感想 意見	反馈 意见
+dividend	配当	股息 分红
+phase	段階 フェーズ	阶段
+brief	概要 簡潔	简报 简要
+near	近く 近い	附近 靠近
+embeddings	埋め込み エンベディング	嵌入 向量
+administrative	行政	行政
+institutional	機関投資家	机构
+family	家族 ファミリー	家庭 家人 家族
+vehicles	車両	车辆
+evolve	進化	进化
+explanation	説明 解説	解释 说明
+concurrency	並行 同時実行	并发
+timeframe	期間 時間枠	时间范围 周期
+inspect	検査 点検	检查 检视
+guidelines	ガイドライン 指針	指南 准则
+worldwide	世界中 全世界	全球 世界各地
+right	右側	右边 右侧
+experience	経験 体験	经验 体验
+speak	話す 話し	说话
+later	後で あとで	稍后 以后
+food	食べ物 食品 料理 フード	食物 美食 食品
+exception	例外	例外 异常
+todo	やること タスク	待办
+simplified	簡体字 簡略化	简体 简化
+invoice	請求書 インボイス	发票
+sender	送信者 差出人	发件人 发送者
+discovery	発見	发现
+acquisition	買収 取得 獲得	收购 获取
+disclosure	開示 情報開示	披露 公告
+tracker	トラッカー 追跡	追踪器 跟踪
+descending	降順	降序
+unread	未読	未读
+medium	中程度 媒体	中等 媒介
+proposal	提案 企画書	提案 建议书 方案
+gene	遺伝子	基因
+interpretation	解釈 通訳	解读 解释
+earth	地球	地球
+degrees	度数 学位	度数 学位
+charging	充電	充电
+yahoo	ヤフー	雅虎
+mutual	相互 投資信託	共同 相互
+newly	新しく 新規	新增
+shape	形状 図形	形状
+latin	ラテン	拉丁
+registration	登録 申し込み	注册 登记 报名
+menu	メニュー 献立	菜单
+reduce	削減 減らす 減らし	减少 降低
+classification	分類	分类
+chapter	章節 チャプター	章节
+screen	画面 スクリーン	屏幕 画面
+evidence	証拠 根拠 エビデンス	证据
+software	ソフトウェア ソフト	软件
+stable	安定	稳定
+facebook	フェイスブック	脸书
+marketplace	マーケットプレイス 市場	市场 交易平台
+disconnect	切断	断开
+checklist	チェックリスト	清单 检查表
+mutation	変異 突然変異	突变
+star	恒星 星評価	恒星 星标 星星
+subject	件名 科目 主題	主题 科目
+park	公園 駐車	公园 停车
+amenities	設備 アメニティ	设施 便利设施
+meters	メートル	
+around	周辺 周り	周围 周边
+sensitive	機密 敏感	敏感
+scenarios	シナリオ 想定	场景 情景
+resize	リサイズ サイズ変更	调整大小 缩放
+finished	完了 終了	完成 已完成
+override	上書き	覆盖
+commodities	商品先物 コモディティ	大宗商品
+claim	請求 申請 主張	索赔 声明 认领
+thumbnail	サムネイル	缩略图
+episodes	エピソード 話数	剧集 集数
+timeline	タイムライン 年表	时间线 时间轴
+exercise	運動 練習 エクササイズ	运动 锻炼 练习
+consistency	一貫性 整合性	一致性
+light	照明 明かり	灯光 照明
+pocket	ポケット	口袋
+abstract	要旨 抄録 抽象	摘要 抽象
+notation	表記 記法	记法 符号
+duck	アヒル カモ	鸭子
+shopping	買い物 ショッピング	购物
+categorized	分類 カテゴリ別	分类
+adapt	適応 調整	适应 调整
+preserving	保持	保留 保持
+edge	エッジ	边缘
+facts	事実 豆知識	事实
+margin	余白 マージン 利益率	边距 利润率 保证金
+corporate	企業 法人	企业 公司
+refine	洗練 絞り込み 改良	优化 细化 完善
+paragraph	段落	段落
+sync	同期	同步
+legal	法律 法的	法律 合法
+zip	圧縮ファイル	压缩包
+zone	ゾーン 地域 区域	区域
+nearest	最寄り 一番近い	最近的 最接近
+sentiment	感情 センチメント 評判	情绪 情感 舆情
+worker	作業者 労働者 ワーカー	工人 员工
+mail	メール 郵便	邮件 邮寄
+highest	最高 最も高い	最高
+money	お金 金額 マネー	金钱 资金
+rewards	報酬 特典 リワード	奖励 积分
+constraints	制約	约束 限制
+multiply	掛け算 乗算	乘法 相乘
+benefit	利点 特典 給付	好处 福利 益处
+cookie	クッキー	饼干
+hit	ヒット	命中 热门
+leader	リーダー 指導者	领导 领袖
+win	勝利 勝っ 勝つ	获胜 赢得
+drug	医薬品 薬物	药物 药品
+population	人口	人口
+online	オンライン	在线 网上
+education	教育	教育
+trust	信頼 信託	信任 信托
+etfs	上場投資信託	交易所交易基金
+prioritize	優先順位 優先	优先 优先级
+customizable	カスタマイズ	可定制 自定义
+exclusive	限定 独占	独家 专属
+negative	否定的 ネガティブ マイナス	负面 负数 消极
+ownership	所有権	所有权
+granularity	粒度	粒度
+newest	最新	最新
+probability	確率	概率
+faster	高速化 より速く	更快 加速
+identification	識別 特定 身分証	识别 鉴定
+autocomplete	自動補完 オートコンプリート	自动补全 自动完成
+forex	為替 外国為替	外汇
+monday	月曜日 月曜	星期一 周一
+equivalent	同等 相当	等价 相当于
+playback	再生	播放 回放
+spam	迷惑メール スパム	垃圾邮件
+female	女性 メス	女性 雌性
+male	男性 オス	男性 雄性
+redirect	リダイレクト 転送	重定向 跳转
+technology	技術 テクノロジー	技术 科技
+gender	性別 ジェンダー	性别
+hotspots	ホットスポット 人気スポット	热点
+memo	メモ帳 覚え書き メモを	备忘录 备忘
+filesystem	ファイルシステム	文件系统
+concepts	概念 コンセプト	概念
+deprecated	非推奨	弃用 已废弃
+skill	スキル 技能	技能
+suitable	適切 ふさわしい	合适 适合
+art	芸術 アート 美術	艺术 美术
+promote	宣伝 昇格 促進	推广 宣传 晋升
+boundaries	境界	边界
+street	通り 街路 ストリート	街道 马路
+school	学校 スクール	学校
+hypothesis	仮説	假设
+hierarchical	階層	分层 层级
+keyboard	キーボード	键盘
+editor	編集者 エディタ	编辑器 编辑
+double	2倍 ダブル	双倍 双人
+small	小さい 小型	小型 小号
+chunks	チャンク	分块
+unlock	ロック解除 解錠	解锁
+lock	施錠 ロックし ロックを	锁定 上锁
+abbreviation	略語 省略形	缩写
+flight	航空便 フライト 便名	航班 机票
+competitive	競争 競合	竞争
+vote	投票	投票
+inactive	非アクティブ 無効	未激活 不活跃
+studio	スタジオ	工作室
+valuable	貴重 価値のある	有价值 宝贵
+codebase	コードベース	代码库
+mouse	マウス ネズミ	鼠标 老鼠
+loss	損失	损失 亏损
+pitch	ピッチ 投球 売り込み	音高 投球 路演
+threshold	閾値 しきい値	阈值
+valuation	評価額 バリュエーション 企業価値	估值
+vibe	雰囲気	氛围
+safest	最も安全	最安全
+iteration	反復 イテレーション	迭代
+consolidated	連結 統合	合并 汇总
+maintenance	メンテナンス 保守 整備	维护 保养
+regulatory	規制	监管 法规
+transport	輸送 交通	运输 交通
+situations	状況	情况
+department	部署 部門 学部	部门 院系
+delivery	配達 配送 出前 デリバリー	配送 外卖 快递
+cause	原因	原因
+camera	カメラ	相机 摄像头
+strength	強さ 強度	强度 力量
+drag	ドラッグ	拖动 拖拽
+professional	専門的 プロフェッショナル	专业 专业人士
+wind	風速 風向	风速 风力 风向
+precipitation	降水量 降水	降水 降水量
+sitemap	サイトマップ	网站地图
+grid	グリッド 格子	网格
+retro	レトロ	复古
+protection	保護	保护 防护
+equal	等しい 同じ	相等 等于
+old	古い	旧版 老旧
+simultaneously	同時	同时
+clip	クリップ 切り抜き	剪辑 片段
+driver	ドライバー 運転手	司机 驱动
+narrow	狭い 絞り込み	缩小 狭窄
+cart	カート 買い物かご	购物车
+ascending	昇順	升序
+york	ニューヨーク	纽约
+audience	視聴者 観客 オーディエンス	观众 受众
+airport	空港	机场
+tide	潮汐 潮位 潮見	潮汐 潮位
+pet	ペット	宠物
+logout	ログアウト	退出登录 登出
+permit	許可 許可証	许可 许可证
+flash	フラッシュ 速報	闪光 闪存
+community	コミュニティ 地域社会	社区 社群
+bmi	肥満度	体重指数
+minecraft	マイクラ マインクラフト	我的世界
+breed	品種 犬種	品种
+binary	バイナリ 二進	二进制
+geolocation	位置情報	地理位置 定位
+tile	タイル	瓷砖 瓦片
+whitelist	ホワイトリスト 許可リスト	白名单
+hotel	ホテル 宿泊 旅館	酒店 宾馆 住宿
+highlight	ハイライト 強調	高亮 亮点
+launch	起動 発売 打ち上げ リリース	启动 发布 发射
+bridge	ブリッジ 橋渡し	桥梁 跨链
+invoke	呼び出し 実行	调用
+frequently	頻繁 よく	经常 频繁
+accuracy	精度 正確さ	准确率 精度
+tensor	テンソル	张量
+medical	医療 医学	医疗 医学
+ledger	台帳 元帳	账本 分类账
+bug	バグ 不具合	漏洞 缺陷
+exponential	指数関数 指数	指数
+confidence	信頼度 自信 確信度	置信度 信心
+unified	統一 統合	统一
+disease	病気 疾患 疾病	疾病 病症
+sequential	順次 連続	顺序 依次
+resistance	抵抗 耐性 レジスタンス	阻力 抵抗 耐药
+examine	調べ 調査 検査	检查 查看 审查
+mechanics	仕組み 力学 メカニクス	机制 力学
+facilities	施設 設備	设施
+trip	旅行 トリップ	旅行 行程 出行
+district	地区 区域	地区 区域
+bar	居酒屋 飲み屋 棒グラフ	酒吧 条形图
+repeat	繰り返し 繰り返す リピート	重复
+chinese	中国語	中文 汉语
+fundamental	基本 ファンダメンタル	基本面 基础
+upgrade	アップグレード	升级
+theme	テーマ 主題	主题
+red	赤い レッド 赤色	红色
+academic	学術 アカデミック 論文	学术
+distinct	一意 重複なし	不同 去重
+caution	注意 警告	注意 警告
+avatar	アバター	头像
+climate	気候	气候
+grade	成績 学年 等級 グレード	成绩 年级 等级
+join	参加 加入 結合	加入 参加
+lost	紛失 失くし 無くし 迷子	丢失 遗失
+idea	アイデア アイディア	想法 点子 创意
+broadcast	放送 配信	广播 直播
+captcha	画像認証	验证码
+zoom	ズーム 拡大	缩放 放大
+contribution	貢献 寄付	贡献
+placement	配置	放置 位置
+pressure	圧力 気圧 血圧	压力 气压
+milestone	マイルストーン	里程碑
+bundle	バンドル セット販売	套餐 捆绑
+tier	階層 プラン ティア	等级 层级 档次
+secondary	二次 副次	次要 辅助
+sky	天空 空模様	天空
+recognition	認識	识别
+postal	郵便	邮政 邮寄
+friendly	親しみやすい 優しい	友好 友善
+province	都道府県	省份
+headlines	見出し ヘッドライン 主要ニュース	头条 标题
+creative	クリエイティブ 創造的	创意 创造性
+lower	下げ 低い	降低 更低
+occurrences	出現	出现次数
+train	電車 列車 訓練	火车 列车 训练
+recognize	認識 識別	识别 认出
+silent	無音 サイレント	静音
+poll	アンケート 投票	投票 民意调查
+expert	専門家 エキスパート	专家
+tax	税金 税務 税率	税收 税务 税费
+enumerate	列挙	枚举 列举
+difficulty	難易度 難しさ	难度
+peer	同業 ピア	同行 同业
+tomorrow	明日	明天
+nationality	国籍	国籍
+extra	追加 余分	额外 附加
+director	監督 取締役 ディレクター	导演 董事 主管
+aspect	側面 アスペクト比	方面 宽高比
+fake	偽物 フェイク ダミー	虚假 伪造
+pollution	汚染	污染
+plus	プラス	加上
+competitors	競合 ライバル 競合他社	竞争对手 竞品
+blog	ブログ	博客
+beta	ベータ	测试版
+lowest	最安 最低	最低 最便宜
+paid	有料 支払済み	付费 已支付
+wild	野生	野生
+enforce	強制 施行	执行 强制
+dropdown	ドロップダウン	下拉
+persona	ペルソナ	人设 用户画像
+tester	テスター	测试员
+leverage	レバレッジ 活用	杠杆 利用
+announcement	お知らせ 告知 発表	公告 宣布
+tenant	テナント 入居者	租户 房客
+slot	空き枠 スロット	时段 空位 插槽
+mint	ミント 発行	铸造 薄荷
+fun	楽しい 面白い	有趣 好玩
+mining	マイニング 採掘	挖矿 采矿
+senate	上院	参议院
+overdue	期限切れ 延滞	逾期 过期
+notify	通知 知らせ	通知 提醒
+workout	筋トレ ワークアウト トレーニング	锻炼 健身
+intent	意図	意图
+master	マスター 習得	掌握 精通 大师
+skin	スキンケア 肌荒れ スキン	皮肤 护肤
+kill	強制終了	终止 杀死
+composition	構成 組成 作曲	构成 作曲 组成
+citations	引用	引用 引文
+changelogs	変更履歴	更新日志
+convenience	利便性 コンビニ	便利 便利店
+capacity	容量 定員 キャパシティ	容量 容纳
+uncertainty	不確実性	不确定性
+satisfied	満足	满意
+moments	瞬間 モーメント	瞬间 时刻
+benchmarks	ベンチマーク 基準	基准 跑分
+journey	旅程 道のり	旅程 旅行
+airbnb	エアビー 民泊	民宿 爱彼迎
+fitness	フィットネス	健身
+shift	シフト 勤務	班次 转变
+scroll	スクロール	滚动
+rotation	回転 ローテーション	旋转 轮换
+rugby	ラグビー	橄榄球
+office	事務所 オフィス	办公室
+prospects	見込み客 見通し	潜在客户 前景
+seller	販売者 出品者 売り手 セラー	卖家 商家
+outdoor	アウトドア 屋外	户外
+covid	コロナ 新型コロナ	新冠 疫情
+discounted	割引 値引き	折扣 打折 优惠
+deadline	締め切り 締切 期限	截止日期 期限 最后期限
+sms	ショートメール ショートメッセージ	短信
+fly	飛行 飛ぶ	飞行 坐飞机
+eur	ユーロ	欧元
+fire	火事 火災	火灾 着火
+nutritional	栄養	营养
+brazilian	ブラジル	巴西
+latency	遅延 レイテンシ	延迟 时延
+finder	ファインダー	查找
+sound	サウンド 音声 効果音	声音 音效
+captions	字幕 キャプション	字幕 说明文字
+dog	愛犬 ワンちゃん 子犬	狗狗 小狗
+conference	会議 カンファレンス 学会	会议 大会
+wish	願い 希望 ウィッシュリスト	愿望 心愿
+attack	攻撃	攻击
+mental	メンタル 精神	心理 精神
+floor	フロア 床面	楼层 地板
+withdrawal	出金 引き出し 退会	提现 取款 提款
+align	揃え 整列	对齐
+fuzzy	あいまい 曖昧	模糊
+compile	コンパイル	编译
+diagnose	診断	诊断
+slow	遅い 低速	缓慢 太慢
+asynchronous	非同期	异步
+sufficient	十分	足够 充足
+traders	トレーダー	交易员
+canned	定型文	快捷回复 罐头
+bookmark	ブックマーク お気に入り	书签 收藏
+leaderboard	ランキング リーダーボード	排行榜
+advice	アドバイス 助言	建议 忠告
+deck	デッキ	卡组 演示文稿
+genetic	遺伝	遗传 基因
+intervention	介入	干预
+europe	ヨーロッパ 欧州	欧洲
+allocation	配分 割り当て	分配 配置
+broad	広い 幅広い	广泛
+axis	座標軸 軸を	坐标轴
+extreme	極端 エクストリーム	极端
+life	生活 人生 生命	生活 生命 人生
+governance	ガバナンス 統治	治理
+challenges	課題 チャレンジ	挑战
+subtitles	字幕	字幕
+pixel	ピクセル 画素	像素
+spin	回転 スピン	旋转
+spec	仕様 スペック	规格 规范
+yesterday	昨日	昨天
+emergency	緊急 救急	紧急 急诊
+minimal	最小限 ミニマル	最小 极简
+overwrite	上書き	覆盖 覆写
+logo	ロゴ	标志 徽标
+older	古い 以前	更早 较旧
+aircraft	航空機 飛行機	飞机 航空器
+assumptions	前提 仮定	假设 前提
+arrival	到着	到达 抵达
+influencers	インフルエンサー	网红 博主 达人
+japanese	日本語 和訳	日语 日文
+films	映画	电影 影片
+exploitation	悪用 搾取	利用 剥削
+mixed	混合 ミックス	混合
+sentence	文章 例文	句子 例句
+approximate	概算 近似 おおよそ	大约 近似
+plate	ナンバープレート プレート	车牌 盘子
+identity	身元 アイデンティティ 本人確認	身份
+encrypt	暗号化	加密
+fans	ファン フォロワー	粉丝
+dialect	方言	方言
+kilograms	キロ キログラム	公斤 千克
+imperial	ヤード・ポンド法 帝国	英制 帝国
+opinion	意見	意见 观点
+prepare	準備 用意	准备
+percent	パーセント 割合	百分比
+favorite	お気に入り 好き	收藏 最爱 喜欢
+circulation	流通 循環 発行部数	流通 循环
+scraper	スクレイパー	爬虫 抓取
+divide	割り算 分割	除法 划分
+perspectives	視点 観点	视角 观点
+formal	正式 フォーマル 丁寧	正式 书面
+pokemon	ポケモン	宝可梦
+remediation	修復 是正	修复 整改
+suspended	停止 凍結 一時停止	暂停 冻结 停用
+plot	プロット グラフ あらすじ	绘图 情节 剧情
+student	学生 生徒	学生
+staking	ステーキング	质押
+artwork	アートワーク 作品	艺术品 作品
+mlb	メジャーリーグ	美职棒
+parallel	並列 並行	并行
+creator	作成者 クリエイター	创作者 作者
+spend	支出 出費	花费 消费 支出
+unsubscribe	購読解除 配信停止 登録解除	取消订阅 退订
+bid	入札	出价 投标 竞价
+plane	飛行機 平面	飞机 平面
+forum	フォーラム 掲示板	论坛
+alien	宇宙人 エイリアン	外星人
+deactivation	無効化 停止	停用 禁用
+compress	圧縮	压缩
+absence	欠席 不在 休暇	缺席 请假
+spent	費やし 使った	花费 花了
+oncall	オンコール 当番	值班
+manga	漫画 マンガ	漫画
+triage	トリアージ 優先順位付け	分诊 分类处理
+boy	男の子 少年	男孩
+advisories	勧告 注意報	公告 警报
+cashflow	キャッシュフロー 資金繰り	现金流
+meal	食事	饭菜 餐食 一餐
+scientific	科学的	科学
+clipboard	クリップボード	剪贴板
+douyin		抖音
+neighborhood	近所 周辺 地域	社区 街区 附近
+irrelevant	無関係	无关
+solar	太陽光 ソーラー 太陽	太阳能 太阳
+university	大学	大学
+museum	博物館 美術館	博物馆 美术馆
+mergers	合併	并购 合并
+angle	角度	角度
+divisions	部門 事業部	部门 分部
+proportion	割合 比率	比例
+attractions	観光地 名所 観光スポット	景点 景区
+inches	インチ	英寸
+achieve	達成	实现 达成
+conflicts	競合 衝突 コンフリクト	冲突
+grants	助成金 補助金	资助 补助金 拨款
+uncompleted	未完了	未完成
+reveal	明らか 公開	揭示 揭露
+outline	アウトライン 概要 目次	大纲 提纲 轮廓
+characteristics	特徴 特性	特征 特点
+square	正方形 四角 平方	正方形 平方 广场
+sold	販売済み 売却 売れ	已售 售出
+bus	路線バス バス停 バスで	公交 巴士 公交车
+viewer	ビューア 閲覧者	查看器 观众
+cricket	クリケット	板球
+union	組合 連合	工会 联盟
+decrypt	復号 解読	解密
+pack	梱包 荷造り	打包 包装
+reel	リール	短视频 卷轴
+candlestick	ローソク足	K线 蜡烛图
+techniques	技術 テクニック 手法	技巧 技术
+rental	レンタル 賃貸	租赁 出租 租房
+greeting	挨拶 あいさつ	问候 祝福语
+tiktok	ティックトック	抖音
+dive	ダイビング 潜水	潜水
+backward	後方 逆方向	向后 反向
+adults	大人 成人	成人 大人
+barcode	バーコード	条形码 条码
+diffusion	拡散	扩散
+mini	ミニ 小型	迷你
+architecture	建築 アーキテクチャ 構成	架构 建筑
+intermediate	中級 中間	中级 中间
+instant	インスタント 即時	即时 速溶
+curated	厳選 キュレーション	精选
+derivatives	デリバティブ 派生	衍生品
+retry	再試行 リトライ	重试
+pulse	脈拍 パルス	脉搏 脉冲
+portugal	ポルトガル	葡萄牙
+batter	打者 バッター	击球手
+subway	地下鉄	地铁
+revoke	取り消し 失効 無効化	撤销 吊销
+gaps	隙間 ギャップ 空き	差距 缺口 空档
+bands	バンド 帯域	乐队 波段
+humidity	湿度	湿度
+momentum	勢い モメンタム	动量 势头
+rollout	展開 ロールアウト	推出 上线
+joint	共同 関節	联合 关节
+revert	元に戻 差し戻し 取り消し	还原 撤回 回滚
+pseudocode	疑似コード	伪代码
+worksheet	ワークシート	工作表
+workload	作業量 負荷	工作量 负载
+teamwork	チームワーク 協力	团队合作
+reminder	リマインダー リマインド	提醒 提醒事项
+unresolved	未解決	未解决
+pick	選ぶ 選択	挑选 选择
+counter	カウンター 計数	计数器
+summoner	サモナー 召喚士	召唤师
+mistakes	間違い 誤り	错误 失误
+bio	プロフィール 経歴 自己紹介	简介 个人简介
+eligible	対象 適格 資格のある	符合条件 合格
+recruiting	採用 求人 リクルート	招聘 招募
+science	科学 サイエンス	科学
+tourism	観光	旅游 观光
+estate	不動産	房地产 地产
+lot	駐車場 区画	停车场 地块
+histogram	ヒストグラム	直方图
+concentrations	濃度	浓度
+eps	一株当たり利益	每股收益
+fear	恐怖	恐惧 恐慌
+greed	強欲	贪婪
+hacker	ハッカー	黑客
+heroes	ヒーロー 英雄	英雄
+font	フォント 書体	字体
+ambiguous	曖昧	模糊 歧义
+bottom	下部 一番下	底部
+upper	上部 上限 大文字	上部 上限 大写
+dialog	ダイアログ 対話	对话框 对话
+autonomous	自律 自動運転	自主 自动驾驶
+hot	暑い 熱い 人気 ホット	热门 火热
+rejected	却下 拒否	被拒 拒绝
+shipping	配送 送料 発送 出荷	运费 发货 配送 物流
+energy	エネルギー 電力	能源 能量
+airplanes	飛行機	飞机
+riddle	なぞなぞ 謎解き	谜语 脑筋急转弯
+zipcode	郵便番号	邮编 邮政编码
+race	レース 競争 人種	比赛 赛车 种族
+algorithm	アルゴリズム	算法
+unknown	不明 未知	未知 不明
+fiat	法定通貨	法币
+extractor	抽出	提取器 提取
+rapid	迅速 高速	快速
+banner	バナー 横断幕	横幅 横幅广告
+usa	アメリカ 米国	美国
+spoken	話し言葉 口語	口语
+demo	デモ 実演	演示
+gallery	ギャラリー 画廊	图库 画廊 相册
+alive	生存 生きて	活着 存活
+motorsport	モータースポーツ	赛车 汽车运动
+elevation	標高 高度	海拔 高程
+conventions	規約 慣例	惯例 规范
+subtract	引き算 差し引	减法 减去
+stability	安定性	稳定性
+disaster	災害 防災	灾害 灾难
+generic	ジェネリック 汎用	通用 仿制药
+largest	最大	最大
+appointments	予約 アポ 面会	预约 约会
+hints	ヒント	提示
+compensation	報酬 補償 給与	薪酬 补偿 赔偿
+emissions	排出量 排出	排放
+urgent	緊急 至急	紧急 加急
+cultural	文化	文化
+closest	最寄り 一番近い	最近的 最接近
+foreign	外国 海外	外国 国外
+shorten	短縮 短く	缩短
+phishing	フィッシング	网络钓鱼
+variety	種類 多様 バラエティ	多样 种类 综艺
+subdomains	サブドメイン	子域名
+increment	増加 インクリメント	递增 增加
+landscape	風景 景観 横向き	风景 景观 横向
+factual	事実	事实
+strong	強い 強力	强大 强力
+blacklist	ブラックリスト	黑名单
+everyone	全員 みんな	所有人 大家
+pop	ポップ	流行 流行音乐
+safety	安全 安全性	安全 安全性
+fresh	新鮮 フレッシュ	新鲜
+compound	化合物 複利	化合物 复利
+epoch	エポック	纪元
+oldest	最古 一番古い	最早 最旧
+deposit	入金 預金 デポジット 手付金	存款 押金 充值
+congestion	混雑 渋滞	拥堵 拥挤
+catch	捕まえ キャッチ	捕获
+mathematical	数学	数学
+heart	心臓 ハート	心脏 心率
+political	政治	政治
+pitcher	投手 ピッチャー	投手
+workbook	ワークブック	工作簿
+sensor	センサー	传感器
+recycle	リサイクル 再利用	回收 再利用
+cents	セント	美分
+replica	レプリカ	副本 复制品
+pump	ポンプ 急騰	拉盘 暴涨
+reopen	再開 再オープン	重新打开 重开
+sticky	付箋 固定	便签 置顶
+unpublish	非公開 公開停止	取消发布 下架
+upscale	アップスケール 高画質化	高清化 超分 放大
+ether	イーサリアム	以太坊 以太币
+atmospheric	大気	大气
+weak	弱い	较弱 薄弱
+literature	文献 文学	文献 文学
+remember	覚え 記憶	记住 记忆
+genome	ゲノム	基因组
+departure	出発	出发 起飞 离开
+surface	表面	表面
+inference	推論	推理 推断
+ceo	社長 最高経営責任者	首席执行官 总裁
+pinned	ピン留め 固定	置顶 固定
+hospital	病院	医院
+landing	着陸 ランディング	着陆 落地页
+blank	空白	空白
+bullet	箇条書き 弾丸	项目符号 子弹
+scheme	スキーム 配色	方案 计划
+clarification	明確化 確認	澄清 说明
+checkout	チェックアウト 会計	结账 退房
+circles	サークル 円形	圆圈 圈子
+dot	ドット	圆点
+permalink	パーマリンク 固定リンク	永久链接
+ongoing	進行中 継続中	进行中 持续
+mandatory	必須	必填 强制
+cup	カップ	杯子 世界杯
+tour	ツアー 観光 見学	旅游 旅行团 游览
+tournament	大会 トーナメント	锦标赛 比赛
+shot	ショット 撮影 注射	投篮 镜头 射门
+advertise	広告 宣伝	广告 宣传
+dollar	ドル	美元 美金
+minor	軽微 マイナー 未成年	次要 轻微
+walls	壁紙 ウォール	墙壁 墙体
+far	遠い 遠く	多远 远处
+upvotes	高評価 いいね 賛成票	点赞 赞成票
+agile	アジャイル	敏捷
+road	道路	道路 公路
+european	ヨーロッパ 欧州	欧洲
+markers	マーカー 目印	标记
+germany	ドイツ	德国
+vendor	ベンダー 販売業者 業者	供应商 卖家
+poster	ポスター	海报
+milliseconds	ミリ秒	毫秒
+anonymous	匿名	匿名
+postcode	郵便番号	邮编
+sustainability	持続可能性 サステナビリティ	可持续性 可持续发展
+replicate	複製 再現	复制 复现
+proof	証明 証拠 校正	证明 证据 校对
+american	アメリカ 米国	美国 美式
+equation	方程式 数式	方程 等式
+liabilities	負債	负债
+exposure	露出 エクスポージャー 暴露	曝光 风险敞口
+environmental	環境	环境 环保
+meme	ミーム	表情包
+talks	講演 トーク 会談	演讲 会谈 讲座
+transparency	透明性 透明度	透明度
+visitor	訪問者 来場者	访客 游客
+qrcode	QRコード	二维码
+otp	ワンタイムパスワード	验证码 一次性密码
+portal	ポータル	门户
+water	水道 水質 水分	饮用水 水质 水费
+ability	能力	能力
+planet	惑星	行星
+declaration	申告 宣言	申报 声明
+manipulate	操作 加工	操作 处理
+inquiry	問い合わせ 照会	咨询 询问 查询
+produce	生産 作成 農産物	生产 制作
+perpetual	永久 無期限 パーペチュアル	永续 永久
+fragment	断片	片段 碎片
+ecosystem	生態系 エコシステム	生态系统 生态
+big	大きい 大型	大型 大号
+seed	シード 種子	种子
+figures	図表 数字 人物	图表 数据 人物
+refactor	リファクタリング	重构
+vertical	垂直 縦向き	垂直 纵向 竖屏
+strategic	戦略的	战略
+demographic	人口統計 属性	人口统计
+beautiful	美しい きれい	美丽 漂亮
+receipt	領収書 レシート	收据 小票
+verbose	詳細 冗長	详细 冗长
+presence	在席 プレゼンス 存在	在线状态 存在
+broker	ブローカー 証券会社 仲介	经纪人 券商 中介
+crucial	重要	关键
+baseline	ベースライン 基準	基线 基准
+bond	債券 国債	债券
+unexpected	予期しない 想定外	意外 异常
+fluctuations	変動	波动
+moderate	中程度 適度	适中 中等
+assembly	組み立て 議会	组装 装配 议会
+dangerous	危険	危险
+payee	受取人 支払先	收款人
+timer	タイマー	计时器 定时器
+reboot	再起動	重启
+routine	ルーティン 日課 習慣	日常 例行
+enrollment	登録 入学	注册 入学 报名
+tech	テック 技術	科技 技术
+korea	韓国	韩国
+intensive	集中	密集 集中
+malware	マルウェア ウイルス	恶意软件 病毒
+staff	スタッフ 職員 従業員	员工 职员
+candidate	候補者 候補	候选人 候选
+winrate	勝率	胜率
+chemicals	化学物質 薬品	化学品
+protein	タンパク質 プロテイン	蛋白质
+synthesis	合成	合成
+incomplete	未完了 不完全	未完成 不完整
+masked	マスク 伏せ字	遮蔽 掩码 脱敏
+diverse	多様	多样
+francisco	サンフランシスコ	旧金山
+bicycle	自転車	自行车 单车
+walking	徒歩 散歩 ウォーキング	步行 走路 散步
+cafe	カフェ 喫茶店	咖啡馆 咖啡厅
+middle	中間 真ん中	中间
+electric	電気 電動	电动 电力
+infrastructure	インフラ 基盤	基础设施
+residential	住宅 居住	住宅 住宅区
+bazi	四柱推命	八字 生辰八字
+metropolitan	都市圏 首都圏	都市 大都市
+gdp	国内総生産	国内生产总值
+fishing	釣り	钓鱼
+tailored	カスタマイズ オーダーメイド	定制 量身定制
+yield	利回り 収量	收益率 产量
+modern	現代 モダン	现代
+blue	青い ブルー 青色	蓝色
+gray	グレー 灰色	灰色
+guess	推測	猜测 猜谜
+celsius	摂氏	摄氏
+fahrenheit	華氏	华氏
+refuse	拒否 断る 断り	拒绝
+rectangle	長方形 四角形 矩形	矩形 长方形
+magic	魔法 マジック 手品	魔法 魔术
+android	アンドロイド	安卓
+shadow	シャドウ 影付き	阴影
+legacy	レガシー 旧来	遗留 传统
+rewrite	書き直し 書き換え リライト	改写 重写
+distinguish	区別 見分け	区分 区别
+piece	部品 作品	部件
+metals	金属 貴金属	金属 贵金属
+odds	オッズ 確率	赔率 概率
+soccer	サッカー	足球
+athlete	選手 アスリート	运动员
+plants	植物	植物
+bring	持参 持ってき	带来 携带
+buyers	購入者 買い手 バイヤー	买家 买方
+fulfillment	フルフィルメント 発送	履约 订单履行
+party	パーティー 当事者 政党	聚会 派对 政党
+california	カリフォルニア	加州 加利福尼亚
+ipo	新規上場	上市 首次公开募股
+agreement	契約 合意	协议 合同
+fastest	最速	最快
+neutral	中立 ニュートラル	中性 中立
+accomplishments	実績 成果	成就 成绩
+spanish	スペイン語	西班牙语 西语
+seo	検索エンジン最適化	搜索引擎优化
+april	四月 4月	四月 4月
+carrier	運送会社 キャリア 通信事業者	承运人 运营商 快递公司
+checker	チェッカー	检查器 检测
+traditional	伝統的 繁体字	传统 繁体
+prototype	試作 プロトタイプ	原型
+sticker	ステッカー スタンプ シール	贴纸
+fractional	分数 端数	分数 零碎
+recurring	定期 繰り返し 定期的	重复 定期 周期性
+unwanted	不要	不需要 多余
+guests	ゲスト 宿泊者 招待客	客人 宾客 房客
+stroke	脳卒中 筆順 ストローク	中风 笔画 笔顺
+mercury	水星 水銀	水星 水银
+embed	埋め込み	嵌入
+salary	給料 給与 年収	工资 薪水 薪资
+raster	ラスター	栅格
+inflation	インフレ 物価上昇	通胀 通货膨胀
+inspired	インスパイア	灵感 启发
+sex	性別	性别
+writer	作家 ライター 筆者	作家 作者 写手
+referral	紹介 リファラル 紹介状	推荐 推荐人 转诊
+pos	POSレジ レジ端末	收银
+orientation	向き オリエンテーション	方向 朝向
+slice	スライス 切り分け	切片 切分
+biases	バイアス 偏見	偏见 偏差
+critique	批評 添削	评论 批评 点评
+vision	ビジョン 視覚 画像認識	视觉 愿景
+orderbook	板情報 オーダーブック	订单簿
+concerns	懸念 心配	担忧 顾虑
+denied	拒否	拒绝 被拒
+offline	オフライン	离线
+consumption	消費 消費量	消耗 消费 用量
+math	数学 計算	数学
+synonyms	類義語 同義語	同义词 近义词
+stablecoin	ステーブルコイン	稳定币
+lowercase	小文字	小写
+checkbox	チェックボックス	复选框
+entertainment	エンタメ 娯楽 エンターテイメント	娱乐
+speaker	スピーカー 話者 講演者	演讲者 扬声器 音箱
+surprises	サプライズ 驚き	惊喜 意外
+emotes	エモート	表情
+realtor	不動産業者	房产经纪
+brackets	括弧 かっこ	括号
+indentation	インデント 字下げ	缩进
+convergence	収束	收敛
+aqi	大気質	空气质量
+bollinger	ボリンジャーバンド	布林带
+mitigating	緩和 軽減	缓解 减轻
+eval	評価	评估
+privileged	特権	特权
+dub	吹き替え ダビング	配音
+unarchive	アーカイブ解除	取消归档
+nda	秘密保持契約	保密协议
+verse	聖句 詩句	诗句 经文
+restrictions	制限	限制
+approaches	手法 アプローチ	方法 途径
+twitter	ツイッター	推特
+constituent	構成銘柄	成分股
 `;
