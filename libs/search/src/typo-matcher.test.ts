@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stem } from './analyzer';
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
 import { SearchEngine } from './search-engine';
@@ -48,6 +49,18 @@ describe('TypoMatcher', () => {
     const matcher = new TypoMatcher([['threw', 0]], () => 5);
     expect(matcher.match('three')).toBeUndefined();
     expect(matcher.match('thref')?.term).toBe('threw');
+    // Common English words no public tool uses are real words too (a catalog with MongoDB tools
+    // and a request about a mango).
+    const mongo = new TypoMatcher(
+      [
+        ['mongo', 0],
+        ['refin', 1],
+      ],
+      () => 5,
+    );
+    expect(mongo.match(stem('mango'))).toBeUndefined();
+    expect(mongo.match(stem('refill'))).toBeUndefined();
+    expect(mongo.match('mongp')?.term).toBe('mongo');
   });
 
   it('looks at no more than a few unknown words, so a long request costs little', () => {

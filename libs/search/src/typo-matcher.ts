@@ -1,14 +1,16 @@
 import { distance } from 'fastest-levenshtein';
+import { ENGLISH_WORDS_TEXT } from './generated/english-words';
 import { KNOWN_WORDS_TEXT } from './generated/known-words';
 
 let knownWords: ReadonlySet<string> | undefined;
 
 /**
  * Real words are not typos: a word of any public catalog or tuning request ("three", "paint",
- * "thread") is left alone even when this catalog lacks it and a catalog term is one edit away.
+ * "thread") or a common English word ("mango", "refill": `scripts/english-words.ts`) is left alone
+ * even when this catalog lacks it and a catalog term is one edit away.
  */
 export function isKnownWord(term: string): boolean {
-  knownWords ??= new Set(KNOWN_WORDS_TEXT.split(' '));
+  knownWords ??= new Set([...KNOWN_WORDS_TEXT.split(' '), ...ENGLISH_WORDS_TEXT.split(' ')]);
   return knownWords.has(term);
 }
 
