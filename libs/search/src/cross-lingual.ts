@@ -1,4 +1,4 @@
-import { analyze, stem } from './analyzer';
+import { analyze, stem, wordTerms } from './analyzer';
 import { CJK_LEXICON } from './data/cjk-lexicon';
 import { romanize, withoutAddedVowels } from './katakana';
 
@@ -39,6 +39,8 @@ function table(): Map<string, { rendering: string; stems: readonly string[] }[]>
   for (const line of CJK_LEXICON.split('\n')) {
     const [english, japanese = '', chinese = ''] = line.split('\t');
     if (english === undefined || english.trim() === '') continue;
+    // A word an English request would drop as a stop word ("now", "like") says nothing here either.
+    if (wordTerms(english.trim().toLowerCase(), true).length === 0) continue;
     const stemmed = stem(english.trim().toLowerCase());
     for (const rendering of `${japanese} ${chinese}`.split(' ')) {
       if ([...rendering].length < 2) continue;
