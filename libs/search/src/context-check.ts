@@ -4,7 +4,7 @@ import type { SearchDocument } from './search-document';
 import { contextSupport, holds, toolSubject, type ToolSubject } from './term-vectors';
 
 /** The request's own words as search understood them (not what expansion or typo correction added). */
-const OWN_ORIGINS: ReadonlySet<TermOrigin> = new Set<TermOrigin>(['query', 'implied']);
+const OWN_ORIGINS: ReadonlySet<TermOrigin> = new Set<TermOrigin>(['query', 'translation', 'implied']);
 /**
  * Tool subjects kept per engine (about 1 KB each: a vector of 100 floats and a few dozen term ids,
  * with their object headers): the tools of doubtful answers repeat, and computing one analyses its
@@ -40,8 +40,9 @@ export class ContextCheck {
   }
 
   /**
-   * The support of an answer: `contextSupport` over the request's own catalog words (CJK bigrams
-   * left out: many cross word boundaries and carry no subject) and the subjects of `hits`.
+   * The support of an answer: `contextSupport` over the request's own catalog words (the English
+   * words a Japanese or Chinese request translates to included; CJK bigrams left out: many cross
+   * word boundaries and carry no subject) and the subjects of `hits`.
    */
   support(terms: QueryTerms, hits: readonly { readonly index: number }[]): number {
     const ownTerms: string[] = [];
