@@ -103,3 +103,20 @@ describe('katakana words', () => {
     expect(catalog.queryTerms('ウェストファリア').origins).not.toContain('translation');
   });
 });
+
+describe('the context check on translated requests', () => {
+  it('judges the English words a Japanese request says (it used to see no word of it)', () => {
+    const engine = engineOf(
+      ['fs', [tool('delete_file', 'Delete a file from the workspace')]],
+      ['weather', [tool('forecast', 'Weather forecast for a city')]],
+    );
+    const supportOf = (query: string) => {
+      const terms = engine.queryTerms(query);
+      return engine.contextSupportOf(terms, [{ index: 0, name: 'fs__delete_file', score: 1, reason: 'bm25' }]);
+    };
+    // Every word it says is in the tool: full support.
+    expect(supportOf('ファイルを削除')).toBe(1);
+    // The weather is not what a file tool is about (judged against the file tool alone).
+    expect(supportOf('天気予報を削除')).toBeLessThan(0.5);
+  });
+});
