@@ -120,3 +120,31 @@ describe('the context check on translated requests', () => {
     expect(supportOf('天気予報を削除')).toBeLessThan(0.5);
   });
 });
+
+describe('what a hostile or careless request cannot do', () => {
+  it('finds no rendering of hiragana or Latin letters inside other words', () => {
+    // がん ("cancer") inside がんばって, "SF" inside "SFTP".
+    expect(translateCjk('がんばって応援して')?.terms.map((t) => t.term) ?? []).not.toContain('cancer');
+    expect(translateCjk('SFTPで送って')?.terms.map((t) => t.term) ?? []).not.toContain('sci');
+  });
+
+  it('reads half-width katakana and decomposed kana like the usual forms', () => {
+    expect(translateCjk('ﾌｧｲﾙを削除')?.terms.map((t) => t.term)).toEqual(['file', 'delet']);
+    expect(translateCjk('ファイル'.normalize('NFD'))?.terms.map((t) => t.term)).toEqual(['file']);
+  });
+
+  it('gives a word its full weight when any rendering says it first', () => {
+    const translation = translateCjk('概要を要約して');
+    expect(translation?.terms.map((t) => t.term)).toContain('summari');
+    expect(translation?.synonyms.map((t) => t.term)).not.toContain('summari');
+  });
+
+  it('spells at most MAX_LOANWORDS katakana words, none of them empty, quickly', () => {
+    const always = () => true;
+    expect(translateCjk('スキンx'.repeat(1000), always)?.loanwords.length).toBe(MAX_LOANWORDS);
+    expect(translateCjk('ーーー・ッッッ・'.repeat(100), always)).toBeUndefined();
+    const started = performance.now();
+    for (let run = 0; run < 10; run += 1) translateCjk('ス'.repeat(8192), always);
+    expect((performance.now() - started) / 10).toBeLessThan(20);
+  });
+});

@@ -22,19 +22,29 @@ export interface Translation {
   /** The CJK bigrams inside the renderings found: they are what the English terms stand for. */
   readonly covered: ReadonlySet<string>;
   /**
-   * Katakana words no rendering covers, with the Latin spellings to look for in the catalog (the
-   * romanisation, then without the vowels Japanese adds): ポケモン → pokemon.
+   * Katakana words to look for in the catalog in Latin letters, with their spellings (the
+   * romanisation, then without the vowels Japanese adds): ポケモン → pokemon. Those whose spelling
+   * is a catalog word are taken whole, before any rendering inside them; the others only where no
+   * rendering covers them. At most `MAX_LOANWORDS`.
    */
   readonly loanwords: readonly { katakana: string; spellings: readonly string[] }[];
 }
 
-/** Longest rendering in characters (bounds the work at each position of a request). */
-let longest = 0;
-/** Renderings by their first character, longest first, each with its English stems. */
-let byFirst: Map<string, { rendering: string; stems: readonly string[] }[]> | undefined;
+/**
+ * Renderings by their first two UTF-16 units, longest first, each with its English stems: a
+ * position of a request is compared with the few renderings that start like it (keyed on one
+ * character, a run of ス tried 108 renderings at every position).
+ */
+let byStart: Map<string, { rendering: string; stems: readonly string[] }[]> | undefined;
+/**
+ * Renderings are only taken with a kanji, hanzi or katakana in them: a rendering of hiragana or
+ * Latin letters alone matched inside unrelated words (がん, "cancer", inside がんばって; "SF" inside
+ * "SFTP"), and Latin words are searched as themselves anyway.
+ */
+const WORD_SCRIPT = /[\p{Script=Han}\p{Script=Katakana}]/u;
 
 function table(): Map<string, { rendering: string; stems: readonly string[] }[]> {
-  if (byFirst !== undefined) return byFirst;
+  if (byStart !== undefined) return byStart;
   const stemsOf = new Map<string, string[]>();
   for (const line of CJK_LEXICON.split('\n')) {
     const [english, japanese = '', chinese = ''] = line.split('\t');
@@ -43,7 +53,7 @@ function table(): Map<string, { rendering: string; stems: readonly string[] }[]>
     if (wordTerms(english.trim().toLowerCase(), true).length === 0) continue;
     const stemmed = stem(english.trim().toLowerCase());
     for (const rendering of `${japanese} ${chinese}`.split(' ')) {
-      if ([...rendering].length < 2) continue;
+      if ([...rendering].length < 2 || !WORD_SCRIPT.test(rendering)) continue;
       const stems = stemsOf.get(rendering) ?? [];
       if (!stems.includes(stemmed)) stems.push(stemmed);
       stemsOf.set(rendering, stems);
@@ -51,14 +61,13 @@ function table(): Map<string, { rendering: string; stems: readonly string[] }[]>
   }
   const built = new Map<string, { rendering: string; stems: readonly string[] }[]>();
   for (const [rendering, stems] of stemsOf) {
-    const first = rendering[0] as string;
-    const list = built.get(first) ?? [];
+    const start = rendering.slice(0, 2);
+    const list = built.get(start) ?? [];
     list.push({ rendering, stems });
-    built.set(first, list);
-    longest = Math.max(longest, rendering.length);
+    built.set(start, list);
   }
   for (const list of built.values()) list.sort((a, b) => b.rendering.length - a.rendering.length);
-  byFirst = built;
+  byStart = built;
   return built;
 }
 
@@ -68,6 +77,8 @@ const HAS_CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
 export const MAX_RENDERINGS = 32;
 /** At most this many katakana words of a request are spelled in Latin letters. */
 export const MAX_LOANWORDS = 8;
+/** Longer katakana runs are not words (a pasted blob): not spelled. */
+const MAX_LOANWORD_CHARS = 24;
 const KATAKANA_WORD = /[\p{Script=Katakana}ー]{3,}/gu;
 const MAX_SCANNED = 2048;
 
@@ -76,12 +87,15 @@ const MAX_SCANNED = 2048;
  * known word. A katakana word whose Latin spelling `isCatalogWord` knows is taken whole, before any
  * rendering inside it (ウィキペディア is wikipedia, not ウィキ and the rest).
  */
-export function translateCjk(text: string, isCatalogWord?: (spelling: string) => boolean): Translation | undefined {
-  if (!HAS_CJK.test(text)) return undefined;
+export function translateCjk(request: string, isCatalogWord?: (spelling: string) => boolean): Translation | undefined {
+  if (!HAS_CJK.test(request)) return undefined;
+  // NFKC: half-width katakana (ｶﾒﾗ), full-width Latin (ＤＢ) and decomposed voiced kana read as usual.
+  const text = request.slice(0, MAX_SCANNED * 2).normalize('NFKC');
   const renderings = table();
   const terms: { term: string; rendering: string }[] = [];
   const synonyms: { term: string; rendering: string }[] = [];
-  const seen = new Set<string>();
+  /** Each English term once: as a term, or as a synonym until a rendering says it first. */
+  const seen = new Map<string, 'term' | 'synonym'>();
   const covered = new Set<string>();
   /** Where the renderings found are, as [start, end) pairs in order. */
   const spans: number[] = [];
@@ -89,14 +103,17 @@ export function translateCjk(text: string, isCatalogWord?: (spelling: string) =>
   let found = 0;
   const end = Math.min(text.length, MAX_SCANNED);
   for (let at = 0; at < end && found < MAX_RENDERINGS; ) {
-    const whole = isCatalogWord === undefined ? undefined : wholeKatakanaWord(text, at, end, isCatalogWord);
+    const whole =
+      isCatalogWord === undefined || loanwords.length >= MAX_LOANWORDS
+        ? undefined
+        : wholeKatakanaWord(text, at, end, isCatalogWord);
     if (whole !== undefined) {
       loanwords.push(whole);
       spans.push(at, at + whole.katakana.length);
       at += whole.katakana.length;
       continue;
     }
-    const candidates = renderings.get(text[at] as string);
+    const candidates = renderings.get(text.slice(at, at + 2));
     const match = candidates?.find(({ rendering }) => text.startsWith(rendering, at));
     if (match === undefined) {
       at += 1;
@@ -107,8 +124,14 @@ export function translateCjk(text: string, isCatalogWord?: (spelling: string) =>
     at += match.rendering.length;
     for (const bigram of analyze(match.rendering)) covered.add(bigram);
     match.stems.forEach((term, position) => {
-      if (seen.has(term)) return;
-      seen.add(term);
+      const before = seen.get(term);
+      if (before === 'term' || (before === 'synonym' && position > 0)) return;
+      if (before === 'synonym')
+        synonyms.splice(
+          synonyms.findIndex((entry) => entry.term === term),
+          1,
+        );
+      seen.set(term, position === 0 ? 'term' : 'synonym');
       (position === 0 ? terms : synonyms).push({ term, rendering: match.rendering });
     });
   }
@@ -124,14 +147,14 @@ function wholeKatakanaWord(text: string, at: number, end: number, known: (spelli
   if (!IS_KATAKANA.test(text[at] as string) || (at > 0 && IS_KATAKANA.test(text[at - 1] as string))) return undefined;
   let stop = at + 1;
   while (stop < end && IS_KATAKANA.test(text[stop] as string)) stop += 1;
-  if (stop - at < 3) return undefined;
+  if (stop - at < 3 || stop - at > MAX_LOANWORD_CHARS) return undefined;
   const spellings = spellingsOf(text.slice(at, stop));
   return spellings !== undefined && spellings.some(known) ? { katakana: text.slice(at, stop), spellings } : undefined;
 }
 
 function spellingsOf(katakana: string): string[] | undefined {
   const romaji = romanize(katakana);
-  if (romaji === undefined) return undefined;
+  if (romaji === undefined || romaji === '') return undefined; // ーーー, ッッッ
   const reduced = withoutAddedVowels(romaji);
   return reduced === romaji ? [romaji] : [romaji, reduced];
 }
@@ -143,6 +166,7 @@ function katakanaWords(text: string, spans: readonly number[]): { katakana: stri
     if (out.length === MAX_LOANWORDS) break;
     const start = match.index;
     const end = start + match[0].length;
+    if (match[0].length > MAX_LOANWORD_CHARS) continue;
     let overlaps = false;
     for (let at = 0; at < spans.length && !overlaps; at += 2)
       overlaps = (spans[at] as number) < end && (spans[at + 1] as number) > start;
@@ -151,10 +175,4 @@ function katakanaWords(text: string, spans: readonly number[]): { katakana: stri
     if (spellings !== undefined) out.push({ katakana: match[0], spellings });
   }
   return out;
-}
-
-/** Longest rendering of the lexicon, in UTF-16 units (for tests of the bound). */
-export function longestRendering(): number {
-  table();
-  return longest;
 }

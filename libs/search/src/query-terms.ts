@@ -28,8 +28,10 @@ export interface QueryTerms {
   /** The raw words of the request (`words()` of the analysed text): the confidence reads them again. */
   readonly words: readonly string[];
   /**
-   * The request's own distinct terms (the first `MAX_QUERY_TERMS` analysed), in order, each with
-   * its index term id, or -1 when no tool has it: looked up once per request.
+   * The request's own distinct terms (the first `MAX_QUERY_TERMS` analysed, without the CJK
+   * bigrams a translated rendering stands for, then the English words a Japanese or Chinese request
+   * translates to), each with its index term id, or -1 when no tool has it: looked up once per
+   * request.
    */
   readonly analysed: ReadonlyMap<string, number>;
 }
