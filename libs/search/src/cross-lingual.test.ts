@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
-import { tool, toolset } from '@toolsearch/testing';
+import { tool } from '@toolsearch/testing';
+import { engineOf, names, rankedEngineOf } from '../test/engine-fixture';
 import { MAX_LOANWORDS, MAX_RENDERINGS, translateCjk } from './cross-lingual';
 import { romanize, withoutAddedVowels } from './katakana';
 import { DEFAULT_RANKING } from './ranking-options';
-import { SearchEngine } from './search-engine';
-import { toSearchDocument } from './search-document';
-
-function engineOf(...toolsets: Parameters<typeof toolset>[]) {
-  const table = buildSessionTools(
-    toolsets.map((args) => toolset(...args)),
-    defaultToolSearchConfig(),
-  );
-  return new SearchEngine(table.deferred.map((t) => toSearchDocument(t)));
-}
-const names = (engine: SearchEngine, query: string, limit = 5) => engine.search(query, limit).map((hit) => hit.name);
 
 const catalog = engineOf(
   ['fs', [tool('delete_file', 'Delete a file from the workspace'), tool('read_file', 'Read the contents of a file')]],
@@ -62,13 +51,10 @@ describe('search with Japanese and Chinese requests over English tools', () => {
   });
 
   it('changes nothing when switched off', () => {
-    const off = new SearchEngine(
-      buildSessionTools(
-        [toolset('fs', [tool('delete_file', 'Delete a file')])],
-        defaultToolSearchConfig(),
-      ).deferred.map((t) => toSearchDocument(t)),
-      { ...DEFAULT_RANKING, translate: false },
-    );
+    const off = rankedEngineOf({ ...DEFAULT_RANKING, translate: false }, [
+      'fs',
+      [tool('delete_file', 'Delete a file')],
+    ]);
     expect(off.queryTerms('ファイルを削除').origins).not.toContain('translation');
   });
 });

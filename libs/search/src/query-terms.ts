@@ -98,16 +98,14 @@ export function buildQueryTerms(
     origins.push(origin);
     sources.push(source);
   };
+  const learnedWeight = (term: string) => (options.weighTerms === false ? 1 : learnedTerm(term).weight);
   const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
   const raw = words(text);
   const analysed = analyseRequest(raw);
   const translation =
     options.translate === false
       ? undefined
-      : translateCjk(
-          text,
-          (spelling) => spelling.length >= MIN_LOANWORD_LETTERS && index.termId(stem(spelling)) !== undefined,
-        );
+      : translateCjk(text, (spelling) => catalogSpelling(index, spelling) !== undefined);
   const loanwords =
     translation === undefined
       ? []
@@ -135,7 +133,7 @@ export function buildQueryTerms(
     if (!isImplied) analysed.set(term, id ?? -1);
     if (id !== undefined) {
       if (own.has(id)) return;
-      const weight = options.weighTerms === false || isImplied ? 1 : learnedTerm(term).weight;
+      const weight = isImplied ? 1 : learnedWeight(term);
       mass += weight * index.idf(id);
       add(id, term, weight, origin, from);
       if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
@@ -165,15 +163,14 @@ export function buildQueryTerms(
     for (const { term, id, weight, katakana } of loanwords) {
       if (own.has(id)) continue;
       analysed.set(term, id);
-      const w = weight * (options.weighTerms === false ? 1 : learnedTerm(term).weight);
+      const w = weight * learnedWeight(term);
       mass += w * index.idf(id);
       add(id, term, w, 'translation', katakana);
     }
     for (const { term, rendering } of translation.synonyms) {
       const id = index.termId(term);
       if (id === undefined || own.has(id)) continue;
-      const weight = options.weighTerms === false ? 1 : learnedTerm(term).weight;
-      add(id, term, EXPANSION.synonymWeight * weight, 'synonym', rendering);
+      add(id, term, EXPANSION.synonymWeight * learnedWeight(term), 'synonym', rendering);
     }
   }
   // Glossary renderings for every word of the request, known here or not ("game" in a catalog
@@ -181,7 +178,7 @@ export function buildQueryTerms(
   for (const term of analysed.keys()) {
     const renderings = glossaryTerms(term);
     if (renderings.length === 0) continue;
-    const weight = options.weighTerms === false ? 1 : learnedTerm(term).weight;
+    const weight = learnedWeight(term);
     for (const rendering of renderings) {
       const id = index.termId(rendering);
       if (id !== undefined && !own.has(id)) add(id, rendering, EXPANSION.glossaryWeight * weight, 'glossary', term);
@@ -195,6 +192,14 @@ export function buildQueryTerms(
 /** Katakana words shorter than this in Latin letters must be spelled exactly as a catalog term. */
 const MIN_LOANWORD_LETTERS = 4;
 
+/** The catalog term a katakana word's Latin spelling is, as it is (at least `MIN_LOANWORD_LETTERS`). */
+function catalogSpelling(index: Bm25Index, spelling: string): { term: string; id: number } | undefined {
+  if (spelling.length < MIN_LOANWORD_LETTERS) return undefined;
+  const term = stem(spelling);
+  const id = index.termId(term);
+  return id === undefined ? undefined : { term, id };
+}
+
 /**
  * The catalog terms the request's katakana words are (`Translation.loanwords`): a spelling that is
  * a catalog term as it is (weight 1), else the typo matcher's correction of it (at the typo weight).
@@ -206,22 +211,27 @@ function spellLoanwords(
   correctTypos: boolean,
 ): { term: string; id: number; weight: number; katakana: string; bigrams: readonly string[] }[] {
   const found: { term: string; id: number; weight: number; katakana: string; bigrams: readonly string[] }[] = [];
+  const corrected = (spelling: string) => {
+    const correction = correctTypos ? typos().match(stem(spelling)) : undefined;
+    return correction === undefined ? undefined : { term: correction.term, id: correction.id };
+  };
   for (const { katakana, spellings } of loanwords) {
-    let hit: { term: string; id: number; weight: number } | undefined;
-    for (const spelling of spellings) {
-      const term = stem(spelling);
-      const id = spelling.length >= MIN_LOANWORD_LETTERS ? index.termId(term) : undefined;
-      if (id !== undefined) hit = { term, id, weight: 1 };
-      if (hit !== undefined) break;
-    }
-    for (const spelling of correctTypos && hit === undefined ? spellings : []) {
-      const correction = typos().match(stem(spelling));
-      if (correction !== undefined) hit = { term: correction.term, id: correction.id, weight: EXPANSION.typoWeight };
-      if (hit !== undefined) break;
-    }
-    if (hit !== undefined) found.push({ ...hit, katakana, bigrams: analyze(katakana) });
+    const exact = firstOf(spellings, (spelling) => catalogSpelling(index, spelling));
+    const hit = exact ?? firstOf(spellings, corrected);
+    if (hit === undefined) continue;
+    const weight = exact === undefined ? EXPANSION.typoWeight : 1;
+    found.push({ ...hit, weight, katakana, bigrams: analyze(katakana) });
   }
   return found;
+}
+
+/** The first defined `pick` of the items, in order. */
+function firstOf<T, R>(items: readonly T[], pick: (item: T) => R | undefined): R | undefined {
+  for (const item of items) {
+    const picked = pick(item);
+    if (picked !== undefined) return picked;
+  }
+  return undefined;
 }
 
 /**

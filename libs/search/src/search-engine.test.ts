@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
+import { engineOf, names } from '../test/engine-fixture';
 import { SearchEngine } from './search-engine';
 import { learnedTerm } from './term-associations';
 import { toSearchDocument } from './search-document';
-
-function engineOf(...toolsets: Parameters<typeof toolset>[]) {
-  const table = buildSessionTools(
-    toolsets.map((args) => toolset(...args)),
-    defaultToolSearchConfig(),
-  );
-  return new SearchEngine(table.deferred.map((t) => toSearchDocument(t)));
-}
-const names = (engine: SearchEngine, query: string, limit = 5) => engine.search(query, limit).map((hit) => hit.name);
 
 const catalog = engineOf(
   [
