@@ -39,7 +39,9 @@ const cell = (part: string, engine: SearchEngine, ids: string[], queries: EvalQu
     ? `${part} abstain ${report.abstain_accuracy.toFixed(3)} (${report.abstain_queries})`
     : `${part} R@5 ${(report.recall['5'] ?? 0).toFixed(3)} hit@5 ${report.hit5.toFixed(3)} (${report.queries})`;
 };
-for (const set of [...EVAL_SETS, ...HELD_OUT_SETS]) {
+// `HELD_OUT=skip` leaves the held-out sets out: while tuning, they stay unseen.
+const heldOutSets = process.env['HELD_OUT'] === 'skip' ? [] : HELD_OUT_SETS;
+for (const set of [...EVAL_SETS, ...heldOutSets]) {
   const { documents, ids, queries } = loadEvalSet(dataDir, set);
   const heldOut = HELD_OUT_SETS.includes(set);
   const parts = splitQueries(queries);
