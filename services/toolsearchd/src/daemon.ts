@@ -14,7 +14,7 @@ import { Authority } from './identity/authority';
 import { CredentialBook } from './identity/credentials';
 import { replyPolicy } from './identity/reply-policy';
 import type { McpServerConfig } from './mcp-pool.adapter';
-import { addEndpoints } from './serve-request';
+import { addEndpoints, releaseHeldRefusals } from './serve-request';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -99,6 +99,7 @@ export class Daemon {
       maxJsonDepth: config.limits.maxJsonDepth,
       replyAllowed: replyPolicy(config.security),
       refuseEarly: (tenant) => parts.quotas.refuseEarly(tenant),
+      holdRefusalMs: () => parts.quotas.windowLeftMs(),
       log: this.#log,
       observe: (endpoint, outcome, seconds) => this.metrics.observeRequest(endpoint, outcome, seconds),
     });
@@ -154,6 +155,7 @@ export class Daemon {
       await this.#http?.frontDoor.close();
       await this.#http?.http.close();
       await this.#service?.stop().catch(() => undefined);
+      releaseHeldRefusals();
       await this.#parts?.stop();
       await this.#parts?.nc.drain().catch(() => undefined);
       this.#parts?.redis.disconnect();

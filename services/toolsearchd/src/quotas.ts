@@ -208,6 +208,11 @@ export class QuotaGate {
     return counter.refusal;
   }
 
+  /** Milliseconds until the current one-second window of requests per second ends. */
+  windowLeftMs(now = Date.now()): number {
+    return 1000 - (now % 1000);
+  }
+
   /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
   admitRequest(tenant: string, now = Date.now(), requestWeight = 1): void {
     const limit = this.limits(tenant).requestsPerSecond;

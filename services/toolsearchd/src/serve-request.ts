@@ -11,6 +11,7 @@ import {
   type EndpointDescriptor,
   type SubjectParams,
 } from '@toolsearch/proto';
+import { HeldRefusals } from './held-refusals';
 import { McpUnreachableError } from './mcp-pool.adapter';
 import { bearerOf } from './identity/credentials';
 import { assertJsonDepth, assertPayloadSize, LimitExceededError } from './json-limits';
@@ -85,6 +86,11 @@ export interface ServeOptions {
    * little, or a tenant flooding past its quota still takes the thread from everyone else.
    */
   readonly refuseEarly?: (tenant: string) => RequestError | undefined;
+  /**
+   * How long an early refusal is held before it is sent (until the tenant's quota window turns;
+   * held-refusals.ts): a client that retries at once is slowed to its quota's pace.
+   */
+  readonly holdRefusalMs?: () => number;
 }
 
 /**
@@ -112,7 +118,11 @@ export async function serveRequest(
   const early = options.refuseEarly?.(tenantToken);
   if (early !== undefined) {
     options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
-    replies.send(message, encodedRefusal(early), options.log);
+    heldRefusals.hold(
+      tenantToken,
+      { message, data: encodedRefusal(early), log: options.log },
+      options.holdRefusalMs?.() ?? 0,
+    );
     return;
   }
   let reply: unknown;
@@ -187,6 +197,14 @@ class ReplyBatch {
   }
 }
 const replies = new ReplyBatch();
+const heldRefusals = new HeldRefusals<{ message: Msg; data: Uint8Array; log: Logger }>({
+  send: ({ message, data, log }) => replies.send(message, data, log),
+});
+
+/** Sends the early refusals still held now (a daemon is stopping and its clients should hear). */
+export function releaseHeldRefusals(): void {
+  heldRefusals.flush();
+}
 
 /**
  * Sends a reply. One larger than the server's `max_payload` (a search echoing a huge query, say)

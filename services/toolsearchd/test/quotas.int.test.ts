@@ -121,20 +121,27 @@ describe('per-tenant quotas', () => {
     // With its second full, a request is refused before its payload is even read (refusing must
     // cost little): text that is not JSON gets QUOTA_EXCEEDED, not BAD_REQUEST.
     const nc = await fixture.connection();
+    let refusedAfterMs = 0;
     const notJson = async () => {
+      const sentAt = performance.now();
       const raw = await nc.request(
         subject(ENDPOINTS.toolsetsList.template, { tenant: BUSY }),
         new TextEncoder().encode('{not json'),
+        { timeout: 5_000 },
       );
+      refusedAfterMs = performance.now() - sentAt;
       return (JSON.parse(new TextDecoder().decode(raw.data)) as { error?: { code?: string } }).error?.code;
     };
-    // (The second may turn over between a burst and the check: fill it again then.)
-    let code = await notJson();
+    // Early in a second, fill it, then ask once more: the refusal is held until the second turns
+    // (at most 250 ms), so a client that retries at once is slowed to its quota's pace.
+    let code: string | undefined;
     for (let attempt = 0; attempt < 5 && code !== 'QUOTA_EXCEEDED'; attempt++) {
+      await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
       await Promise.allSettled(Array.from({ length: 25 }, () => busy.listToolsets()));
       code = await notJson();
     }
     expect(code).toBe('QUOTA_EXCEEDED');
+    expect(refusedAfterMs).toBeGreaterThanOrEqual(200);
     const others = await Promise.all(Array.from({ length: 60 }, () => other.listToolsets()));
     expect(others.every((reply) => reply.ok)).toBe(true);
     // The next second has room again.
