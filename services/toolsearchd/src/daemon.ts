@@ -14,7 +14,7 @@ import { Authority } from './identity/authority';
 import { CredentialBook } from './identity/credentials';
 import { replyPolicy } from './identity/reply-policy';
 import type { McpServerConfig } from './mcp-pool.adapter';
-import { addEndpoints, releaseHeldRefusals } from './serve-request';
+import { addEndpoints } from './serve-request';
 
 export interface DaemonOptions {
   logger?: Logger;
@@ -41,6 +41,7 @@ export class Daemon {
   readonly metrics: DaemonMetrics;
   #parts: DaemonParts | undefined;
   #service: Service | undefined;
+  #endpoints: ReturnType<typeof addEndpoints> | undefined;
   #http: HttpListener | undefined;
   #closing: Promise<void> | undefined;
 
@@ -94,12 +95,16 @@ export class Daemon {
     });
     // The HTTP listener first: a port that is taken stops the start before any NATS request is served.
     if (config.http.enabled) this.#http = await startHttp(parts, this.metrics, credentials);
-    addEndpoints(this.#service, authority.guard(parts.quotas.wrap(endpointHandlers(parts, this.metrics))), {
+    const guarded = authority.guard(parts.quotas.wrap(endpointHandlers(parts, this.metrics)));
+    this.#endpoints = addEndpoints(this.#service, guarded, {
       maxPayloadBytes: config.limits.maxPayloadBytes,
       maxJsonDepth: config.limits.maxJsonDepth,
       replyAllowed: replyPolicy(config.security),
       refuseEarly: (tenant) => parts.quotas.refuseEarly(tenant),
-      holdRefusalMs: () => parts.quotas.windowLeftMs(),
+      // A few ms past the window's end (timers run on the loop's clock, which may lag), and up to
+      // 20 ms more so that tenants refused in the same second are not all answered at once.
+      holdRefusalMs: () => parts.quotas.windowLeftMs() + 5 + Math.floor(Math.random() * 20),
+      publish: (reply, data) => parts.nc.publish(reply, data),
       log: this.#log,
       observe: (endpoint, outcome, seconds) => this.metrics.observeRequest(endpoint, outcome, seconds),
     });
@@ -155,7 +160,7 @@ export class Daemon {
       await this.#http?.frontDoor.close();
       await this.#http?.http.close();
       await this.#service?.stop().catch(() => undefined);
-      releaseHeldRefusals();
+      await this.#endpoints?.releaseHeldRefusals();
       await this.#parts?.stop();
       await this.#parts?.nc.drain().catch(() => undefined);
       this.#parts?.redis.disconnect();

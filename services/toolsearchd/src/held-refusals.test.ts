@@ -41,9 +41,16 @@ describe('HeldRefusals', () => {
     expect(sent).toEqual(['a3', 'c1']);
     held.hold('d', 'd1', 0);
     expect(sent).toEqual(['a3', 'c1', 'd1']);
-    // Stopping sends what is still held.
+    // Stopping sends what is still held, once.
     held.flush();
-    expect(sent.sort()).toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'd1']);
+    expect([...sent].sort()).toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'd1']);
     expect(held.size).toBe(0);
+    vi.advanceTimersByTime(1_000);
+    expect(sent).toHaveLength(6);
+    // A tenant is held again after its batch left.
+    held.hold('a', 'a4', 100);
+    expect(sent).toHaveLength(6);
+    vi.advanceTimersByTime(100);
+    expect(sent.at(-1)).toBe('a4');
   });
 });

@@ -7,9 +7,14 @@
  *
  * Bounded: a refusal waits at most `maxMs` (250 ms: well inside the one-second default timeout of
  * a NATS request, so a client still hears why), and at most `perTenant` refusals of one tenant and
- * `total` of all tenants are held at once; past either, refusals are answered at once. A held
- * refusal is only its request's message and the bytes of the answer, released in one timer per
- * tenant.
+ * `total` of all tenants are held at once; past either, refusals are answered at once. What the
+ * caller holds should be small: the daemon keeps a refusal's reply subject and the answer's bytes
+ * (shared by every refusal of a window), never the request. One timer per tenant releases them.
+ * A refusal held joins its tenant's batch and leaves with it.
+ *
+ * This slows clients that wait for their answers (most retry loops); one that sends without
+ * waiting, or keeps more than `perTenant` requests in flight, is refused as fast as before, at
+ * the small cost of a refusal decided before parsing.
  */
 export class HeldRefusals<M> {
   readonly #held = new Map<string, { items: M[]; timer: NodeJS.Timeout }>();

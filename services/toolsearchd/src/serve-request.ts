@@ -88,9 +88,16 @@ export interface ServeOptions {
   readonly refuseEarly?: (tenant: string) => RequestError | undefined;
   /**
    * How long an early refusal is held before it is sent (until the tenant's quota window turns;
-   * held-refusals.ts): a client that retries at once is slowed to its quota's pace.
+   * held-refusals.ts): a client that retries at once is slowed to its quota's pace. Needs
+   * `publish`, which sends a held refusal to its reply subject (the request itself is not kept).
    */
   readonly holdRefusalMs?: () => number;
+  readonly publish?: (subject: string, data: Uint8Array) => void;
+}
+
+/** Where a reply goes: a request's own `respond`, or a publish to a held refusal's reply subject. */
+interface Responder {
+  respond(data: Uint8Array): boolean;
 }
 
 /**
@@ -104,6 +111,7 @@ export async function serveRequest(
   handler: Handler,
   message: Msg,
   options: ServeOptions,
+  held?: HeldRefusals<HeldRefusal>,
 ): Promise<void> {
   const started = performance.now();
   const tenantToken = message.subject.split('.')[2] ?? '';
@@ -118,11 +126,16 @@ export async function serveRequest(
   const early = options.refuseEarly?.(tenantToken);
   if (early !== undefined) {
     options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
-    heldRefusals.hold(
-      tenantToken,
-      { message, data: encodedRefusal(early), log: options.log },
-      options.holdRefusalMs?.() ?? 0,
-    );
+    // The request latency metric counts the daemon's work, not the hold.
+    const publish = options.publish;
+    const reply = message.reply;
+    if (held !== undefined && publish !== undefined && options.holdRefusalMs !== undefined && reply !== undefined)
+      held.hold(
+        tenantToken,
+        { to: { respond: (data) => (publish(reply, data), true) }, data: encodedRefusal(early), log: options.log },
+        options.holdRefusalMs(),
+      );
+    else replies.send(message, encodedRefusal(early), options.log);
     return;
   }
   let reply: unknown;
@@ -183,9 +196,9 @@ function encodedRefusal(refusal: RequestError): Uint8Array {
  * the same turn of the loop: no reply waits for other work.
  */
 class ReplyBatch {
-  #held: { message: Msg; data: Uint8Array; log: Logger }[] = [];
+  #held: { message: Responder; data: Uint8Array; log: Logger }[] = [];
 
-  send(message: Msg, data: Uint8Array, log: Logger): void {
+  send(message: Responder, data: Uint8Array, log: Logger): void {
     if (this.#held.length === 0) setImmediate(() => this.#flush());
     this.#held.push({ message, data, log });
   }
@@ -197,20 +210,18 @@ class ReplyBatch {
   }
 }
 const replies = new ReplyBatch();
-const heldRefusals = new HeldRefusals<{ message: Msg; data: Uint8Array; log: Logger }>({
-  send: ({ message, data, log }) => replies.send(message, data, log),
-});
-
-/** Sends the early refusals still held now (a daemon is stopping and its clients should hear). */
-export function releaseHeldRefusals(): void {
-  heldRefusals.flush();
+/** An early refusal waiting for its tenant's window to turn: where it goes and its bytes. */
+interface HeldRefusal {
+  readonly to: Responder;
+  readonly data: Uint8Array;
+  readonly log: Logger;
 }
 
 /**
  * Sends a reply. One larger than the server's `max_payload` (a search echoing a huge query, say)
  * cannot be sent at all, and the caller would wait for its timeout: it gets PAYLOAD_TOO_LARGE.
  */
-function respond(message: Msg, data: Uint8Array, log: Logger): void {
+function respond(message: Responder, data: Uint8Array, log: Logger): void {
   try {
     message.respond(data);
   } catch (error) {
@@ -226,18 +237,31 @@ function respond(message: Msg, data: Uint8Array, log: Logger): void {
 
 /**
  * Adds every endpoint of the contract to the service, each with its handler. The handler table
- * is keyed by endpoint, so a contract endpoint without a handler does not compile.
+ * is keyed by endpoint, so a contract endpoint without a handler does not compile. Returns what
+ * sends the early refusals still held (for the daemon's `close()`), resolving once they are out.
  */
-export function addEndpoints(service: Service, handlers: Record<EndpointName, Handler>, options: ServeOptions): void {
+export function addEndpoints(
+  service: Service,
+  handlers: Record<EndpointName, Handler>,
+  options: ServeOptions,
+): { releaseHeldRefusals(): Promise<void> } {
+  const held = new HeldRefusals<HeldRefusal>({ send: ({ to, data, log }) => replies.send(to, data, log) });
   for (const [key, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, EndpointDescriptor][]) {
     const handler = handlers[key];
     service.addEndpoint(endpoint.name.replace(/\./g, '_'), {
       subject: subjectPattern(endpoint.template),
       handler: (error, message) => {
         if (error) return;
-        void serveRequest(endpoint, handler, message, options);
+        void serveRequest(endpoint, handler, message, options, held);
       },
       metadata: { purpose: endpoint.purpose },
     });
   }
+  return {
+    releaseHeldRefusals: async () => {
+      held.flush();
+      // The replies leave in the loop's next check phase: before the connection stops publishing.
+      await new Promise((done) => setImmediate(done));
+    },
+  };
 }
