@@ -14,7 +14,8 @@
  * baseline of that daemon and minute); then A starts, and 1 s later B's measured window begins;
  * A stops 1 s after it.
  * B's latency counts from each request's scheduled send time. The daemon's event-loop delay is
- * sampled by a preloaded monitor.
+ * sampled by a preloaded monitor, and an idle process beside it samples its own (`machine_floor`:
+ * the machine's noise, which no daemon change removes).
  *
  *   npm run bench:noisy -- [--json] [--seconds 12] [--rate 500] [--clients 8] [--fan-sessions 20000]
  *                          [--baseline 5] [--scenarios patterns,churn,fanout,mcp] [--before DIR]
@@ -39,7 +40,16 @@ import { freePort } from '../test/harness';
 import { BENCH_KEY, removeDeployment, type BenchNats } from './deployment';
 import { cpuMeter, isOk, LightRequester, percentile } from './load';
 import type { Scenario } from './noisy-attacks';
-import { loopDelay, rssMiB, startAttacker, startDaemon, startNats, stopDaemon, type Target } from './noisy-processes';
+import {
+  loopDelay,
+  machineFloor,
+  rssMiB,
+  startAttacker,
+  startDaemon,
+  startNats,
+  stopDaemon,
+  type Target,
+} from './noisy-processes';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const REDIS_URL = process.env['TOOLSEARCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
@@ -255,6 +265,7 @@ async function runScenario(
     /** B's paced searches for `seconds`, with the daemon's event-loop delay and CPU over the same window. */
     const measureB = async (seconds: number, drainMs: number) => {
       const meter = cpuMeter([daemon.child.pid ?? 0], nats.pid);
+      const floor = machineFloor();
       const from = Date.now();
       const report = await pacedB(conns, session, context.payloads, { rate: options.rate, seconds, drainMs });
       const to = Date.now();
@@ -262,6 +273,8 @@ async function runScenario(
         ...report,
         window: { from: new Date(from).toISOString(), seconds: Number(((to - from) / 1000).toFixed(1)) },
         daemon_loop_delay: loopDelay(daemon.loopFile, from, to),
+        // An idle process's loop delay over the same window (and B's drain): the machine's noise.
+        machine_floor: await floor.stop(),
         cpu: meter(report.answered),
       };
     };
@@ -299,7 +312,7 @@ function row(label: string, report: Report): string {
     `${b.p50_ms} / ${b.p99_ms} / ${b.max_ms}`,
     String(b.errors),
     refused,
-    `${b.daemon_loop_delay.max_ms} (${alone.daemon_loop_delay.max_ms} alone)`,
+    `${b.daemon_loop_delay.max_ms} (${alone.daemon_loop_delay.max_ms} alone; an idle process ${b.machine_floor.worst_ms})`,
     `${cpu.daemon_cores} / ${cpu.nats_server_cores} / ${cpu.generator_cores} / ${String(a['cores'])}`,
   ].join(' | ');
 }

@@ -222,3 +222,31 @@ export function startAttacker(spec: AttackSpec) {
   );
   return { child, ready, result, go: () => child.stdin?.write('go\n') };
 }
+
+/**
+ * The machine's own noise over a window: a Node process that does nothing but sample its event
+ * loop's delay (5 ms resolution, 100 ms windows), run beside the daemon. On the project's 2-core
+ * machines an idle process sees stalls of about 20 ms several times a minute; a daemon's p99
+ * cannot be read without this floor. `stop()` resolves with the worst delay and how many 100 ms
+ * windows had one over 15 ms.
+ */
+export function machineFloor(): { stop: () => Promise<{ worst_ms: number; windows: number; over_15ms: number }> } {
+  const probe =
+    `const{monitorEventLoopDelay}=require('node:perf_hooks');const h=monitorEventLoopDelay({resolution:5});h.enable();` +
+    `let w=0,o=0,m=0;setInterval(()=>{const d=h.max/1e6;w++;if(d>15)o++;m=Math.max(m,d);h.reset()},100);` +
+    `process.stdin.on('data',()=>{process.stdout.write(JSON.stringify({worst_ms:+m.toFixed(1),windows:w,over_15ms:o}));process.exit(0)})`;
+  const child = track(spawn(process.execPath, ['-e', probe], { stdio: ['pipe', 'pipe', 'ignore'] }));
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return {
+    stop: async () => {
+      child.stdin?.write('\n');
+      await exited(child);
+      return JSON.parse(out || '{"worst_ms":null,"windows":0,"over_15ms":0}') as {
+        worst_ms: number;
+        windows: number;
+        over_15ms: number;
+      };
+    },
+  };
+}
