@@ -127,14 +127,8 @@ export async function serveRequest(
   if (early !== undefined) {
     options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
     // The request latency metric counts the daemon's work, not the hold.
-    const publish = options.publish;
-    const reply = message.reply;
-    if (held !== undefined && publish !== undefined && options.holdRefusalMs !== undefined && reply !== undefined)
-      held.hold(
-        tenantToken,
-        { to: { respond: (data) => (publish(reply, data), true) }, data: encodedRefusal(early), log: options.log },
-        options.holdRefusalMs(),
-      );
+    if (held !== undefined && message.reply !== undefined)
+      held.hold(tenantToken, { reply: message.reply, data: encodedRefusal(early) }, options.holdRefusalMs?.() ?? 0);
     else replies.send(message, encodedRefusal(early), options.log);
     return;
   }
@@ -210,11 +204,10 @@ class ReplyBatch {
   }
 }
 const replies = new ReplyBatch();
-/** An early refusal waiting for its tenant's window to turn: where it goes and its bytes. */
+/** An early refusal waiting for its tenant's window to turn: its reply subject and its bytes. */
 interface HeldRefusal {
-  readonly to: Responder;
+  readonly reply: string;
   readonly data: Uint8Array;
-  readonly log: Logger;
 }
 
 /**
@@ -245,7 +238,15 @@ export function addEndpoints(
   handlers: Record<EndpointName, Handler>,
   options: ServeOptions,
 ): { releaseHeldRefusals(): Promise<void> } {
-  const held = new HeldRefusals<HeldRefusal>({ send: ({ to, data, log }) => replies.send(to, data, log) });
+  const { publish, holdRefusalMs } = options;
+  // Refusals are held only where they can be sent later without the request (to its reply subject).
+  const held =
+    publish === undefined || holdRefusalMs === undefined
+      ? undefined
+      : new HeldRefusals<HeldRefusal>({
+          send: ({ reply, data }) =>
+            replies.send({ respond: (bytes) => (publish(reply, bytes), true) }, data, options.log),
+        });
   for (const [key, endpoint] of Object.entries(ENDPOINTS) as [EndpointName, EndpointDescriptor][]) {
     const handler = handlers[key];
     service.addEndpoint(endpoint.name.replace(/\./g, '_'), {
@@ -259,7 +260,7 @@ export function addEndpoints(
   }
   return {
     releaseHeldRefusals: async () => {
-      held.flush();
+      held?.flush();
       // The replies leave in the loop's next check phase: before the connection stops publishing.
       await new Promise((done) => setImmediate(done));
     },
