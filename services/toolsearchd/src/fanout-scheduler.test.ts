@@ -99,6 +99,35 @@ describe('FanoutScheduler', () => {
     expect(delay.max / 1e6).toBeLessThan(60);
   }, 30_000);
 
+  it("walks only a little ahead of the tenant's re-assemblies, so its steps keep to the budget", async () => {
+    const done: string[] = [];
+    const scheduler = new FanoutScheduler({
+      log: pino({ level: 'silent' }),
+      perTenantPerSecond: 100,
+      walkAhead: 10,
+      run: async (session) => void done.push(session.id),
+    });
+    let told = 0;
+    let ended = false;
+    function* tell(tenant: string, count: number) {
+      for (let i = 0; i < count; i += 1) {
+        told += 1;
+        scheduler.enqueue(descriptor(tenant, `s${i}`));
+        yield;
+      }
+    }
+    scheduler.walk('a', tell('a', 250), () => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // One window's budget (100) re-assembled, at most 10 more told and waiting.
+    expect(done).toHaveLength(100);
+    expect(told).toBeLessThanOrEqual(110);
+    expect(ended).toBe(false);
+    await scheduler.idle();
+    expect(ended).toBe(true);
+    expect(told).toBe(250);
+    expect(new Set(done).size).toBe(250);
+  }, 10_000);
+
   it("holds a tenant to its re-assemblies per second while another tenant's run at once", async () => {
     const done: string[] = [];
     const scheduler = new FanoutScheduler({

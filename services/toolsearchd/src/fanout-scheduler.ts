@@ -14,6 +14,11 @@ const WALK_STEPS_PER_CHECK = 64;
  * Telling a tenant's sessions about a change is itself sliced: a walk (one per tenant, a newer
  * one replacing the older) is an iterator whose every step tells one session, advanced inside the
  * same slices. Telling 20,000 sessions in one go held the event loop 0.5–1 s per toolset put.
+ * A walk runs only a little ahead of its tenant's re-assemblies (`walkAhead` queued): it advances
+ * at the pace of the tenant's budget, so the sessions it has told are re-assembled before it
+ * tells more, and a tenant whose walk is running pays one step per re-assembly. Walks that ran
+ * ahead queued all 20,000 sessions at once and were walked again every second while the budget
+ * drained the queue in ten, re-queueing sessions already queued.
  */
 export class FanoutScheduler {
   /** Tenant → session id → the descriptor to re-assemble; tenants in the order they are served. */
@@ -29,6 +34,7 @@ export class FanoutScheduler {
   readonly #maxLoopUtilization: number;
   #loop = performance.eventLoopUtilization();
   readonly #perTenantPerSecond: number;
+  readonly #walkAhead: number;
   /** Re-assemblies started per tenant in the budget window that began at `#budgetWindow`. */
   readonly #started = new Map<string, number>();
   #budgetWindow = 0;
@@ -62,6 +68,8 @@ export class FanoutScheduler {
      * without pause kept the daemon busy re-tiering them and others' requests waited.
      */
     perTenantPerSecond?: number;
+    /** How many of its re-assemblies a tenant may have queued before its walk pauses. */
+    walkAhead?: number;
   }) {
     this.#run = options.run;
     this.#log = options.log;
@@ -70,6 +78,12 @@ export class FanoutScheduler {
     this.#perTenantPerSecond = options.perTenantPerSecond ?? 2000;
     this.#sliceMs = options.sliceMs ?? 4;
     this.#maxInFlight = options.maxInFlight ?? 32;
+    this.#walkAhead = Math.max(1, options.walkAhead ?? 64);
+  }
+
+  /** Re-assemblies one tenant may start per second. */
+  get perTenantPerSecond(): number {
+    return this.#perTenantPerSecond;
   }
 
   /** Sessions waiting to be re-assembled, every tenant together. */
@@ -95,24 +109,34 @@ export class FanoutScheduler {
     this.#done = new Promise((resolve) => setImmediate(resolve)).then(() => this.#pump());
   }
 
-  /** Advances the walks, tenants taking turns, until `deadline` or until every walk has ended. */
-  #advanceWalks(deadline: number): void {
+  /**
+   * Advances the walks, tenants taking turns, until `deadline`, until every walk has ended or
+   * waits for its tenant's queue to drain below `walkAhead`; returns how many steps were taken.
+   */
+  #advanceWalks(deadline: number): number {
+    let taken = 0;
     for (const [tenant, walk] of this.#walks) {
-      if (performance.now() >= deadline) return;
+      if (performance.now() >= deadline) break;
+      const queue = this.#queues.get(tenant);
+      if (queue !== undefined && queue.size >= this.#walkAhead) continue;
       // The tenant goes to the back of the line while its walk runs.
       this.#walks.delete(tenant);
       let finished = false;
       for (let step = 0; ; step++) {
-        if (step % WALK_STEPS_PER_CHECK === 0 && step > 0 && performance.now() >= deadline) break;
+        if (step > 0 && step % WALK_STEPS_PER_CHECK === 0 && performance.now() >= deadline) break;
+        // The walk's steps queue re-assemblies (a new queue when the last one drained).
+        if ((this.#queues.get(tenant)?.size ?? 0) >= this.#walkAhead) break;
         if (walk.steps.next().done === true) {
           finished = true;
           break;
         }
+        taken += 1;
       }
       if (!finished) this.#walks.set(tenant, walk);
       // A walk started meanwhile by one of its steps replaced it; only its own end is reported.
       else if (!this.#walks.has(tenant)) walk.done();
     }
+    return taken;
   }
 
   /**
@@ -176,7 +200,7 @@ export class FanoutScheduler {
         const started = performance.now();
         const sliceEnds = started + this.#sliceMs;
         // Walks get up to half a slice while re-assemblies are waiting, the whole slice otherwise.
-        this.#advanceWalks(this.pending > 0 ? started + this.#sliceMs / 2 : sliceEnds);
+        const walked = this.#advanceWalks(this.pending > 0 ? started + this.#sliceMs / 2 : sliceEnds);
         let ran = 0;
         while (performance.now() < sliceEnds && this.#inFlight.size < this.#maxInFlight) {
           const descriptor = this.#next();
@@ -193,9 +217,9 @@ export class FanoutScheduler {
           void running.finally(() => this.#inFlight.delete(running));
         }
         const busy = performance.now() - started;
-        if (ran === 0 && this.pending > 0 && this.#walks.size === 0) {
-          // Nothing could start (all in flight, or every waiting tenant past its budget): wait for
-          // a re-assembly to finish, else for the budget window to turn.
+        if (ran === 0 && walked === 0 && this.pending > 0) {
+          // Nothing could start (all in flight, or every waiting tenant past its budget, its walk
+          // waiting for its queue): wait for a re-assembly to finish, else for the budget window.
           if (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
           else
             await new Promise((resolve) =>

@@ -7,8 +7,9 @@ import { TierFanout, type TierFanoutDeps } from './tier-fanout';
  * The walks over held sessions in isolation: a scheduler of the real kind, and stand-ins for the
  * parts a walk does not reach (no NATS, no Redis: the store has no stored sessions to scan).
  */
-function fanoutWith(held: number) {
+function fanoutWith(held: number, stored = 0) {
   const walks: { at: number; toolsets: string[] }[] = [];
+  const passes: number[] = [];
   const scheduler = new FanoutScheduler({ log: pino({ level: 'silent' }), run: async () => undefined });
   const actors = {
     heldBy: () => held,
@@ -20,9 +21,11 @@ function fanoutWith(held: number) {
   };
   const store = {
     onReady: () => () => undefined,
-    // No session only Redis holds: every pass over the store finds nothing.
+    // `stored` ids, every one held here: a pass lists them and finds nothing to re-assemble.
     async *scanIds(): AsyncGenerator<string[]> {
-      yield [];
+      passes.push(performance.now());
+      for (let listed = 0; listed < stored; listed += 1000)
+        yield Array.from({ length: Math.min(1000, stored - listed) }, (_, i) => `s${listed + i}`);
     },
     loadMany: async () => [],
   };
@@ -36,7 +39,7 @@ function fanoutWith(held: number) {
     fanout.onRegistryChange({ tenant: 't', toolsetId } as Parameters<TierFanout['onRegistryChange']>[0]);
   /** How long after the first walk began the second did. */
   const gap = () => (walks[1]?.at ?? NaN) - (walks[0]?.at ?? NaN);
-  return { walks, change, scheduler, fanout, gap };
+  return { walks, passes, change, scheduler, fanout, gap };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -80,5 +83,33 @@ describe('TierFanout walks', () => {
     expect(walks.map((walk) => walk.toolsets)).toEqual([['a'], ['b']]);
     expect(gap()).toBeGreaterThanOrEqual(995);
     expect(gap()).toBeLessThan(1_500);
+  });
+});
+
+describe('TierFanout passes over the store', () => {
+  it('spaces the passes of a tenant by what its re-assembly budget takes for the ids the last one listed', async () => {
+    // 5,000 stored ids at 2,000 re-assemblies a second: passes at least 2.5 s apart.
+    const { passes, change, fanout } = fanoutWith(0, 5_000);
+    change('a');
+    await sleep(50);
+    change('b');
+    await sleep(1_500);
+    expect(passes).toHaveLength(1);
+    await sleep(1_300);
+    fanout.close();
+    expect(passes).toHaveLength(2);
+    expect((passes[1] ?? NaN) - (passes[0] ?? NaN)).toBeGreaterThanOrEqual(2_490);
+  });
+
+  it('starts passes a second apart when the tenant has few stored sessions', async () => {
+    const { passes, change, fanout } = fanoutWith(0, 10);
+    change('a');
+    await sleep(50);
+    change('b');
+    await sleep(1_300);
+    fanout.close();
+    expect(passes).toHaveLength(2);
+    expect((passes[1] ?? NaN) - (passes[0] ?? NaN)).toBeGreaterThanOrEqual(990);
+    expect((passes[1] ?? NaN) - (passes[0] ?? NaN)).toBeLessThan(1_250);
   });
 });

@@ -17,8 +17,14 @@ const codec = JSONCodec<unknown>();
  */
 const RETRY_MS = 5000;
 
-/** The least time between the starts of two passes over one tenant's stored sessions. */
-const SCAN_INTERVAL_MS = 1000;
+/**
+ * The least time between the starts of two passes over one tenant's stored sessions: a second,
+ * or as long as the tenant's re-assembly budget takes for as many sessions as the last pass
+ * listed, at most 10 s. A pass lists every stored id of the tenant (20,000 a second, while a tenant
+ * with 20,000 sessions put toolsets without pause), most of them held here and skipped.
+ */
+const SCAN_INTERVAL_MIN_MS = 1000;
+const SCAN_INTERVAL_MAX_MS = 10_000;
 
 /**
  * The least time between the starts of two walks over one tenant's held sessions, per session
@@ -157,13 +163,13 @@ export class TierFanout {
   }
 
   /**
-   * Passes over the tenant's stored sessions until no change is left for it, starting at most one
-   * pass a second (SCAN_INTERVAL_MS): a tenant putting toolsets without pause otherwise kept a
-   * pass over its 20,000 stored ids running back to back.
+   * Passes over the tenant's stored sessions until no change is left for it, spaced by
+   * SCAN_INTERVAL_MIN_MS – SCAN_INTERVAL_MAX_MS: a tenant putting toolsets without pause otherwise
+   * kept a pass over its 20,000 stored ids running back to back.
    */
   async #scanPasses(tenant: string): Promise<void> {
-    for (let started = 0; ; ) {
-      const wait = started + SCAN_INTERVAL_MS - performance.now();
+    for (let started = 0, interval = SCAN_INTERVAL_MIN_MS; ; ) {
+      const wait = started + interval - performance.now();
       if (started > 0 && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
       const toolsets = this.#scanning.get(tenant);
       if (toolsets === undefined || toolsets.size === 0) {
@@ -173,7 +179,11 @@ export class TierFanout {
       started = performance.now();
       this.#scanning.set(tenant, new Set());
       try {
-        await this.#fanOutFromStore(tenant, toolsets, true, (descriptor) => this.#deps.reassembly.enqueue(descriptor));
+        const listed = await this.#fanOutFromStore(tenant, toolsets, true, (descriptor) =>
+          this.#deps.reassembly.enqueue(descriptor),
+        );
+        const budgetMs = (listed / this.#deps.reassembly.perTenantPerSecond) * 1000;
+        interval = Math.min(SCAN_INTERVAL_MAX_MS, Math.max(SCAN_INTERVAL_MIN_MS, budgetMs));
       } catch (error) {
         for (const toolset of toolsets) this.#owe(tenant, toolset);
         this.#deps.log.warn(
@@ -207,20 +217,24 @@ export class TierFanout {
 
   /**
    * Loads the tenant's stored sessions whose grant holds one of `toolsets`, a batch at a time, and
-   * hands each to `reach`; with `skipHeld`, sessions held here are left to their actors.
+   * hands each to `reach`; with `skipHeld`, sessions held here are left to their actors. Returns
+   * how many ids the store listed.
    */
   async #fanOutFromStore(
     tenant: string,
     toolsets: ReadonlySet<string>,
     skipHeld: boolean,
     reach: (descriptor: SessionDescriptor) => unknown,
-  ): Promise<void> {
+  ): Promise<number> {
     const { store, actors } = this.#deps;
+    let listed = 0;
     for await (const batch of store.scanIds(tenant)) {
+      listed += batch.length;
       const ids = skipHeld ? actors.notHeld(tenant, batch) : batch;
       for (const descriptor of await store.loadMany(tenant, ids))
         if (grantReaches(descriptor.grant, toolsets)) await reach(descriptor);
     }
+    return listed;
   }
 
   async #publishIfChanged(descriptor: SessionDescriptor): Promise<void> {
