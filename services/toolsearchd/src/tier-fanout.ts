@@ -32,7 +32,9 @@ const SCAN_INTERVAL_MAX_MS = 10_000;
  * (WALK_SPACING_MAX_MS). Walks run back to back while a tenant keeps putting toolsets; each visits
  * every held session, and a tenant with 20,000 sessions putting 100 toolsets a second kept the
  * daemon checking two million sessions a second, and other tenants' requests waited behind it.
- * Changes arriving meanwhile are told together by the next walk.
+ * Changes arriving meanwhile are told together by the next walk. A walk itself runs no faster than
+ * its tenant's re-assemblies (FanoutScheduler's `walkAhead`): 20,000 sessions take ten seconds at
+ * the default budget, so for large tenants the walk's own length spaces the walks.
  */
 const WALK_SPACING_MS_PER_SESSION = 0.05;
 const WALK_SPACING_MAX_MS = 1000;

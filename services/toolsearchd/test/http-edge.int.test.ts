@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../src/daemon';
+import { QUOTA_REFUSAL_HOLD_MS } from '../src/http/mcp-front-door';
 import { daemonFixture, eventually, tenantId } from './harness';
 import { exchange, raw } from './raw-http';
 
@@ -261,9 +262,18 @@ describe('the HTTP edge', () => {
 
   it("refuses a credential at its MCP session cap with QUOTA_EXCEEDED while another tenant's key connects", async () => {
     const held = [await mcpClient(KEY_A), await mcpClient(KEY_A), await mcpClient(KEY_A)];
-    const refused = await post(KEY_A, INITIALIZE);
-    expect(refused.status).toBe(429);
-    const refusal = (await refused.json()) as RpcRefusal;
+    const refusedAt = performance.now();
+    const [refused, meanwhile] = await Promise.all([
+      post(KEY_A, INITIALIZE).then((response) => ({ response, at: performance.now() })),
+      // Other requests are answered while the refusal is held.
+      fetch(`${daemon.httpAddress}/healthz`).then(() => performance.now()),
+    ]);
+    // The refusal is held a while: a client that initializes again at once is slowed down.
+    expect(refused.at - refusedAt).toBeGreaterThanOrEqual(QUOTA_REFUSAL_HOLD_MS - 5);
+    expect(refused.at - refusedAt).toBeLessThan(2_000);
+    expect(meanwhile).toBeLessThan(refused.at);
+    expect(refused.response.status).toBe(429);
+    const refusal = (await refused.response.json()) as RpcRefusal;
     expect(refusal.error.data).toEqual({
       code: 'QUOTA_EXCEEDED',
       quota: 'http.maxMcpSessionsPerCredential',

@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { WIRE_ERROR_CODES } from '@toolsearch/proto';
+import { HeldRefusals } from '../held-refusals';
 import type { RedisClient } from '../redis-client';
 import { tokenDigest } from '../session-store.adapter';
 import { RequestError } from '../serve-request';
@@ -21,6 +22,9 @@ import { readJsonBody } from './request-body';
 export { toCallToolResult } from './call-result';
 
 export type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './front-door-types';
+
+/** How long a 429 from `/mcp` waits before it is sent (a little jitter is added). */
+export const QUOTA_REFUSAL_HOLD_MS = 200;
 
 /** The `http` limits the front door enforces itself. */
 export type FrontDoorLimits = Pick<
@@ -49,9 +53,16 @@ export type FrontDoorLimits = Pick<
  * Every request is judged on its headers before its body is read: the bearer (401), the MCP
  * session it names (404, 403), the session caps (429); only then is the body read, within
  * `limits.maxPayloadBytes` and `http.bodyIdleTimeoutMs`.
+ *
+ * A 429 (a session cap or the tenant's session quota) is answered after QUOTA_REFUSAL_HOLD_MS,
+ * not at once (`HeldRefusals`: at most 64 per tenant and 4,096 in all, the rest at once): a client
+ * that initializes again as soon as it is refused sent 7,000 initializes a second that could only
+ * be refused, and answering them took a core from every other tenant.
  */
 export class McpFrontDoor {
   readonly #backend: FrontDoorBackend;
+  /** Quota refusals waiting to be answered, by tenant. */
+  readonly #heldRefusals = new HeldRefusals<() => void>({ send: (answer) => answer() });
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
   readonly #maxJsonDepth: number;
@@ -214,16 +225,16 @@ export class McpFrontDoor {
     let initialized = false;
     try {
       const full = await this.#store.room(principal.tenant, credential);
-      if (full !== undefined) return this.#refuseFull(req, res, full);
+      if (full !== undefined) return this.#refuseFull(principal.tenant, req, res, full);
       const read = await this.#readBody(req, res);
       if (!read.ok) return refuse(req, res, read.refusal);
       if (!isInitializeRequest(read.value)) return refuse(req, res, noSession());
       const identity = await this.#attach(principal);
-      if (!('session' in identity)) return refuse(req, res, identity);
+      if (!('session' in identity)) return this.#refuseQuota(principal.tenant, req, res, identity);
       const reserved = await this.#store.reserve(identity, credential);
       if ('refused' in reserved) {
         if (identity.owned) await this.#release(identity);
-        return this.#refuseFull(req, res, reserved.refused);
+        return this.#refuseFull(principal.tenant, req, res, reserved.refused);
       }
       const now = Date.now();
       record = { id: reserved.id, ...identity, credential, created: now, lastSeen: now, streams: 0 };
@@ -238,7 +249,7 @@ export class McpFrontDoor {
     }
   }
 
-  #refuseFull(req: IncomingMessage, res: ServerResponse, cap: 'credential' | 'tenant'): void {
+  #refuseFull(tenant: string, req: IncomingMessage, res: ServerResponse, cap: 'credential' | 'tenant'): void {
     const refusal =
       cap === 'credential'
         ? quotaRefusal(
@@ -252,7 +263,14 @@ export class McpFrontDoor {
             'MCP sessions of this tenant are open',
           );
     this.#observe('initialize', refusal.code);
-    refuse(req, res, refusal);
+    this.#refuseQuota(tenant, req, res, refusal);
+  }
+
+  /** Answers a refusal, holding it for QUOTA_REFUSAL_HOLD_MS when it is a 429. */
+  #refuseQuota(tenant: string, req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
+    if (refusal.status !== 429) return refuse(req, res, refusal);
+    const holdMs = QUOTA_REFUSAL_HOLD_MS + Math.floor(Math.random() * 20);
+    this.#heldRefusals.hold(tenant, () => refuse(req, res, refusal), holdMs);
   }
 
   async #attach(principal: FrontDoorPrincipal): Promise<FrontDoorIdentity | Refusal> {
@@ -298,6 +316,7 @@ export class McpFrontDoor {
    * another replica) and its sweep stops. The sessions stay: they are every replica's.
    */
   close(): Promise<void> {
+    this.#heldRefusals.flush();
     this.#sweep.stop();
     this.#streams.close();
     return Promise.resolve();
