@@ -14,7 +14,8 @@
  *
  * This slows clients that wait for their answers (most retry loops); one that sends without
  * waiting, or keeps more than `perTenant` requests in flight, is refused as fast as before, at
- * the small cost of a refusal decided before parsing.
+ * the small cost of a refusal decided before parsing. The HTTP edge holds its 429s with the same
+ * class (the item there is the answer to send).
  */
 export class HeldRefusals<M> {
   readonly #held = new Map<string, { items: M[]; timer: NodeJS.Timeout }>();

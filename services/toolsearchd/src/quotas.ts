@@ -40,6 +40,9 @@ export type QuotaName = keyof Quotas;
 
 /** A tenant at one of its quotas: the request was refused and changed nothing. */
 export class QuotaExceededError extends RequestError {
+  /** A retry in the tenant's next second can pass `requestsPerSecond`: its refusals may be held until then. */
+  override readonly holdUntilWindow: boolean;
+
   constructor(
     readonly quota: QuotaName,
     limit: number,
@@ -49,6 +52,7 @@ export class QuotaExceededError extends RequestError {
       WIRE_ERROR_CODES.QUOTA_EXCEEDED,
       `quota '${quota}' reached: ${what} (limit ${limit}). Free some, or ask the operator to raise quotas.${quota} for this tenant.`,
     );
+    this.holdUntilWindow = quota === 'requestsPerSecond';
   }
 }
 

@@ -21,6 +21,12 @@ const codec = JSONCodec<unknown>();
 
 /** A request the caller got wrong, or a state it asked about that does not exist. */
 export class RequestError extends Error {
+  /**
+   * Whether the refusal may be held until the tenant's requests-per-second window turns
+   * (held-refusals.ts): true only of a refusal that a retry in the next window can pass.
+   */
+  readonly holdUntilWindow: boolean = false;
+
   constructor(
     readonly code: string,
     message: string,
@@ -133,6 +139,7 @@ export async function serveRequest(
     return;
   }
   let reply: unknown;
+  let holdable = false;
   try {
     assertPayloadSize(message.data.length, options.maxPayloadBytes);
     const params = parseSubject(endpoint.template, message.subject);
@@ -153,9 +160,11 @@ export async function serveRequest(
     }
     reply = await handler(params as SubjectParams & { tenant: string }, body, { bearer: bearerOf(message.headers) });
   } catch (error) {
-    if (error instanceof RequestError || error instanceof LimitExceededError)
+    if (error instanceof RequestError || error instanceof LimitExceededError) {
       reply = errorReply(error.code, error.message);
-    else if (error instanceof McpUnreachableError) reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
+      holdable = error instanceof RequestError && error.holdUntilWindow;
+    } else if (error instanceof McpUnreachableError)
+      reply = errorReply(WIRE_ERROR_CODES.MCP_UNREACHABLE, error.message);
     else if (isStoreUnavailable(error))
       reply = errorReply(WIRE_ERROR_CODES.UNAVAILABLE, 'a store the daemon needs is not answering; retry shortly.');
     else {
@@ -169,7 +178,10 @@ export async function serveRequest(
     outcome ? String((reply as { error: { code: unknown } }).error.code) : 'ok',
     (performance.now() - started) / 1000,
   );
-  replies.send(message, codec.encode(reply), options.log);
+  // A request past the tenant's requests per second is refused like an early refusal: held.
+  if (holdable && held !== undefined && message.reply !== undefined)
+    held.hold(tenantToken, { reply: message.reply, data: codec.encode(reply) }, options.holdRefusalMs?.() ?? 0);
+  else replies.send(message, codec.encode(reply), options.log);
 }
 
 /** Early refusals are the same for every request of a tenant's second: encoded once each. */

@@ -197,7 +197,7 @@ describe('held refusals', () => {
     try {
       // Early in a second, so that the refusals would be held for 250 ms.
       await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
-      // The first burst spends the second (its refusals are decided by the handler, not held)...
+      // The first burst spends the second (its last three are refused by the handler, and held)...
       await Promise.allSettled(Array.from({ length: 8 }, () => client.listToolsets()));
       // ...so these are refused early, and held.
       const started = performance.now();
@@ -214,6 +214,39 @@ describe('held refusals', () => {
       // Sent as the daemon stopped, not when their 250 ms were up.
       expect(Math.max(...outcomes.map((outcome) => outcome.atMs))).toBeLessThan(200);
       expect(Math.min(...outcomes.map((outcome) => outcome.atMs))).toBeGreaterThanOrEqual(45);
+    } finally {
+      await nc.close();
+      await own.stop();
+    }
+  });
+
+  it('a request whose weight does not fit the rest of the second is refused by the handler, and held like an early refusal', async () => {
+    const tenant = tenantId('weighed');
+    const own = daemonFixture({ tenants: { [tenant]: { quotas: { requestsPerSecond: 5 } } } });
+    await own.start();
+    const { nc, client } = await clientFor(tenant);
+    try {
+      let outcome = { code: '', afterMs: 0, windowLeftMs: 0 };
+      for (
+        let attempt = 0;
+        attempt < 5 && (outcome.code !== 'QUOTA_EXCEEDED' || outcome.windowLeftMs < 300);
+        attempt++
+      ) {
+        await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
+        // Four of the second's five: the window is not full, so nothing is refused early...
+        for (let i = 0; i < 4; i += 1) await client.listToolsets();
+        // ...but a put counts five (its weight, capped at the limit): the handler refuses it.
+        const windowLeftMs = 1_000 - (Date.now() % 1_000);
+        const sentAt = performance.now();
+        const code = await client.putToolset({ id: 'w', kind: 'plugin', label: 'w', tools: [tool('w')] }).then(
+          () => 'ok',
+          (error: { code?: string }) => error.code ?? 'ERROR',
+        );
+        outcome = { code, afterMs: performance.now() - sentAt, windowLeftMs };
+      }
+      expect(outcome.code).toBe('QUOTA_EXCEEDED');
+      expect(outcome.afterMs).toBeGreaterThanOrEqual(Math.min(250, outcome.windowLeftMs) - 20);
+      expect(outcome.afterMs).toBeLessThan(600);
     } finally {
       await nc.close();
       await own.stop();
