@@ -128,6 +128,53 @@ describe('FanoutScheduler', () => {
     expect(new Set(done).size).toBe(250);
   }, 10_000);
 
+  it("a walk's sessions go before the tenant's other queued work, which does not hold the walk back", async () => {
+    const done: string[] = [];
+    const scheduler = new FanoutScheduler({
+      log: pino({ level: 'silent' }),
+      perTenantPerSecond: 100,
+      walkAhead: 10,
+      run: async (session) => void done.push(session.id),
+    });
+    // A pass over the store queued 500 sessions of the tenant (more than five windows' budget).
+    for (let i = 0; i < 500; i += 1) scheduler.enqueue(descriptor('a', `stored${i}`));
+    let ended = false;
+    function* tell() {
+      for (let i = 0; i < 20; i += 1) {
+        scheduler.enqueue(descriptor('a', `held${i}`));
+        yield;
+      }
+    }
+    scheduler.walk('a', tell(), () => (ended = true));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    // All 20 held sessions in the first window's 100, the walk over; the backlog waits its turn.
+    expect(ended).toBe(true);
+    expect(done.filter((id) => id.startsWith('held'))).toHaveLength(20);
+    expect(done.length).toBeLessThanOrEqual(100);
+    scheduler.stop();
+  }, 10_000);
+
+  it("another tenant's work is not kept waiting while a tenant past its budget waits for the next second", async () => {
+    const done: { id: string; at: number }[] = [];
+    const scheduler = new FanoutScheduler({
+      log: pino({ level: 'silent' }),
+      perTenantPerSecond: 10,
+      run: async (session) => void done.push({ id: session.id, at: performance.now() }),
+    });
+    for (let i = 0; i < 50; i += 1) scheduler.enqueue(descriptor('a', `s${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Tenant a has spent its second; the scheduler waits for the next one.
+    expect(done).toHaveLength(10);
+    const changed = performance.now();
+    scheduler.enqueue(descriptor('b', 'only'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const b = done.find((entry) => entry.id === 'only');
+    expect(b).toBeDefined();
+    expect((b?.at ?? Infinity) - changed).toBeLessThan(200);
+    expect(done).toHaveLength(11);
+    scheduler.stop();
+  }, 10_000);
+
   it("holds a tenant to its re-assemblies per second while another tenant's run at once", async () => {
     const done: string[] = [];
     const scheduler = new FanoutScheduler({

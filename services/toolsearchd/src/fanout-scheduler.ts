@@ -25,6 +25,12 @@ export class FanoutScheduler {
   readonly #queues = new Map<string, Map<string, SessionDescriptor>>();
   /** Tenant → its walk in progress and what to call once it has run to its end. */
   readonly #walks = new Map<string, { steps: Iterator<unknown>; done: () => void }>();
+  /** Tenant → sessions its walk queued that have not started yet (what `walkAhead` counts). */
+  readonly #walkQueued = new Map<string, Set<string>>();
+  /** The tenant whose walk is taking a step (its enqueues are the walk's). */
+  #walking: string | undefined;
+  /** Ends the pump's wait for a budget window (new work may be able to start). */
+  #wake: (() => void) | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #run: (descriptor: SessionDescriptor) => Promise<void>;
   readonly #log: Logger;
@@ -99,11 +105,19 @@ export class FanoutScheduler {
     let queue = this.#queues.get(descriptor.tenant);
     if (queue === undefined) this.#queues.set(descriptor.tenant, (queue = new Map()));
     queue.set(descriptor.id, descriptor);
+    if (this.#walking === descriptor.tenant) {
+      let queued = this.#walkQueued.get(descriptor.tenant);
+      if (queued === undefined) this.#walkQueued.set(descriptor.tenant, (queued = new Set()));
+      queued.add(descriptor.id);
+    }
     this.#start();
   }
 
   #start(): void {
-    if (this.#active) return;
+    if (this.#active) {
+      this.#wake?.();
+      return;
+    }
     this.#active = true;
     // Starts on the next turn of the event loop: a burst of changes is queued (and deduplicated) first.
     this.#done = new Promise((resolve) => setImmediate(resolve)).then(() => this.#pump());
@@ -111,32 +125,41 @@ export class FanoutScheduler {
 
   /**
    * Advances the walks, tenants taking turns, until `deadline`, until every walk has ended or
-   * waits for its tenant's queue to drain below `walkAhead`; returns how many steps were taken.
+   * waits for the re-assemblies it queued to drain below `walkAhead`; returns how many steps were
+   * taken. Only the walk's own entries count: a pass over the store may have queued thousands of
+   * the tenant's other sessions, and the walk must not wait for all of them.
    */
   #advanceWalks(deadline: number): number {
     let taken = 0;
     for (const [tenant, walk] of this.#walks) {
       if (performance.now() >= deadline) break;
-      const queue = this.#queues.get(tenant);
-      if (queue !== undefined && queue.size >= this.#walkAhead) continue;
+      if (this.#walkAheadOf(tenant) >= this.#walkAhead) continue;
       // The tenant goes to the back of the line while its walk runs.
       this.#walks.delete(tenant);
       let finished = false;
-      for (let step = 0; ; step++) {
-        if (step > 0 && step % WALK_STEPS_PER_CHECK === 0 && performance.now() >= deadline) break;
-        // The walk's steps queue re-assemblies (a new queue when the last one drained).
-        if ((this.#queues.get(tenant)?.size ?? 0) >= this.#walkAhead) break;
-        if (walk.steps.next().done === true) {
-          finished = true;
-          break;
+      this.#walking = tenant;
+      try {
+        for (let step = 0; ; step++) {
+          if (step > 0 && step % WALK_STEPS_PER_CHECK === 0 && performance.now() >= deadline) break;
+          if (this.#walkAheadOf(tenant) >= this.#walkAhead) break;
+          if (walk.steps.next().done === true) {
+            finished = true;
+            break;
+          }
+          taken += 1;
         }
-        taken += 1;
+      } finally {
+        this.#walking = undefined;
       }
       if (!finished) this.#walks.set(tenant, walk);
       // A walk started meanwhile by one of its steps replaced it; only its own end is reported.
       else if (!this.#walks.has(tenant)) walk.done();
     }
     return taken;
+  }
+
+  #walkAheadOf(tenant: string): number {
+    return this.#walkQueued.get(tenant)?.size ?? 0;
   }
 
   /**
@@ -159,6 +182,8 @@ export class FanoutScheduler {
     this.#stopped = true;
     this.#queues.clear();
     this.#walks.clear();
+    this.#walkQueued.clear();
+    this.#wake?.();
   }
 
   /** Whether the tenant may start another re-assembly in this second. */
@@ -176,11 +201,14 @@ export class FanoutScheduler {
     for (const [tenant, queue] of this.#queues) {
       if (!this.#withinBudget(tenant)) continue;
       this.#started.set(tenant, (this.#started.get(tenant) ?? 0) + 1);
-      const first = queue.entries().next();
       this.#queues.delete(tenant);
-      if (first.done === true) continue;
-      const [id, descriptor] = first.value;
+      // Sessions its walk queued (held here: clients are listening) before ones a store pass queued.
+      const queued = this.#walkQueued.get(tenant);
+      const id = queued?.values().next().value ?? queue.keys().next().value;
+      const descriptor = id === undefined ? undefined : queue.get(id);
+      if (id === undefined || descriptor === undefined) continue;
       queue.delete(id);
+      if (queued !== undefined && queued.delete(id) && queued.size === 0) this.#walkQueued.delete(tenant);
       // The tenant goes to the back of the line (if it has more work).
       if (queue.size > 0) this.#queues.set(tenant, queue);
       return descriptor;
@@ -219,12 +247,20 @@ export class FanoutScheduler {
         const busy = performance.now() - started;
         if (ran === 0 && walked === 0 && this.pending > 0) {
           // Nothing could start (all in flight, or every waiting tenant past its budget, its walk
-          // waiting for its queue): wait for a re-assembly to finish, else for the budget window.
-          if (this.#inFlight.size > 0) await Promise.race(this.#inFlight);
-          else
-            await new Promise((resolve) =>
-              setTimeout(resolve, Math.max(1, this.#budgetWindow + 1000 - performance.now())),
-            );
+          // waiting for its queue): wait for a re-assembly to finish, else for the budget window —
+          // or for new work (another tenant's change must not wait for this tenant's window).
+          const woken = new Promise<void>((resolve) => (this.#wake = resolve));
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            woken,
+            this.#inFlight.size > 0
+              ? Promise.race(this.#inFlight)
+              : new Promise((resolve) => {
+                  timer = setTimeout(resolve, Math.max(1, this.#budgetWindow + 1000 - performance.now()));
+                }),
+          ]);
+          clearTimeout(timer);
+          this.#wake = undefined;
           continue;
         }
         if (this.#inFlight.size >= this.#maxInFlight) await Promise.race(this.#inFlight);

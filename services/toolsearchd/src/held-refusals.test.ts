@@ -53,4 +53,16 @@ describe('HeldRefusals', () => {
     vi.advanceTimersByTime(100);
     expect(sent.at(-1)).toBe('a4');
   });
+
+  it('once closed, sends what it holds and holds nothing more (a stopping daemon still refuses requests in flight)', () => {
+    vi.useFakeTimers();
+    const sent: string[] = [];
+    const held = new HeldRefusals<string>({ send: (item) => sent.push(item) });
+    held.hold('a', 'a1', 200);
+    held.close();
+    expect(sent).toEqual(['a1']);
+    held.hold('a', 'a2', 200);
+    expect(sent).toEqual(['a1', 'a2']);
+    expect(held.size).toBe(0);
+  });
 });

@@ -24,6 +24,7 @@ export class HeldRefusals<M> {
   readonly #total: number;
   readonly #maxMs: number;
   #count = 0;
+  #closed = false;
 
   constructor(options: { send: (item: M) => void; perTenant?: number; total?: number; maxMs?: number }) {
     this.#send = options.send;
@@ -39,7 +40,7 @@ export class HeldRefusals<M> {
   hold(tenant: string, item: M, wantedMs: number): void {
     const ms = Math.min(wantedMs, this.#maxMs);
     let entry = this.#held.get(tenant);
-    if (ms <= 0 || this.#count >= this.#total || (entry?.items.length ?? 0) >= this.#perTenant) {
+    if (this.#closed || ms <= 0 || this.#count >= this.#total || (entry?.items.length ?? 0) >= this.#perTenant) {
       this.#send(item);
       return;
     }
@@ -57,7 +58,16 @@ export class HeldRefusals<M> {
     return this.#count;
   }
 
-  /** Sends every held refusal now (the daemon is stopping). */
+  /**
+   * Sends every held refusal now, and every later one at once (the daemon is stopping: requests
+   * still in flight may yet be refused, and must not wait for a timer that outlives the connection).
+   */
+  close(): void {
+    this.#closed = true;
+    this.flush();
+  }
+
+  /** Sends every held refusal now. */
   flush(): void {
     for (const [tenant, { timer }] of this.#held) {
       clearTimeout(timer);

@@ -272,7 +272,7 @@ export function addEndpoints(
   }
   return {
     releaseHeldRefusals: async () => {
-      held?.flush();
+      held?.close();
       // The replies leave in the loop's next check phase: before the connection stops publishing.
       await new Promise((done) => setImmediate(done));
     },

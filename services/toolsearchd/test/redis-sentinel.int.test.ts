@@ -131,7 +131,12 @@ describe.skipIf(missing !== undefined)(
       }, 30_000);
       // Served again: sessions open, after the last failure, for 2 s.
       await eventually(() => {
-        if (failures.length === 0 || performance.now() - lastFailureAt < 2000) throw new Error('not recovered yet');
+        // (Says what it saw, for a run that times out here: no failure yet, or failures still coming.)
+        const sinceLastMs = Math.round(performance.now() - lastFailureAt);
+        if (failures.length === 0 || sinceLastMs < 2000)
+          throw new Error(
+            `not recovered yet: ${failures.length} failed (${[...new Set(failures)].join(', ')}), the last ${sinceLastMs} ms ago, ${opened.length} opened`,
+          );
       }, 30_000);
       running = false;
       await traffic;

@@ -54,15 +54,25 @@ export type FrontDoorLimits = Pick<
  * session it names (404, 403), the session caps (429); only then is the body read, within
  * `limits.maxPayloadBytes` and `http.bodyIdleTimeoutMs`.
  *
- * A 429 (a session cap or the tenant's session quota) is answered after QUOTA_REFUSAL_HOLD_MS,
- * not at once (`HeldRefusals`: at most 64 per tenant and 4,096 in all, the rest at once): a client
+ * A 429 (a session cap or the tenant's session quota) is held before it is sent (`HeldRefusals`:
+ * a tenant's first waits QUOTA_REFUSAL_HOLD_MS and a little, those refused meanwhile leave with
+ * it; at most 64 per tenant and 4,096 in all, the rest at once): a client
  * that initializes again as soon as it is refused sent 7,000 initializes a second that could only
  * be refused, and answering them took a core from every other tenant.
  */
 export class McpFrontDoor {
   readonly #backend: FrontDoorBackend;
   /** Quota refusals waiting to be answered, by tenant. */
-  readonly #heldRefusals = new HeldRefusals<() => void>({ send: (answer) => answer() });
+  readonly #heldRefusals = new HeldRefusals<() => void>({
+    send: (answer) => {
+      // Sent from a timer: nothing above would catch a throw.
+      try {
+        answer();
+      } catch (error) {
+        this.#log.warn({ err: (error as Error).message }, 'could not send a held refusal');
+      }
+    },
+  });
   readonly #log: Logger;
   readonly #maxBodyBytes: number;
   readonly #maxJsonDepth: number;
@@ -316,7 +326,7 @@ export class McpFrontDoor {
    * another replica) and its sweep stops. The sessions stay: they are every replica's.
    */
   close(): Promise<void> {
-    this.#heldRefusals.flush();
+    this.#heldRefusals.close();
     this.#sweep.stop();
     this.#streams.close();
     return Promise.resolve();
