@@ -13,6 +13,17 @@ function work(ms: number): void {
   while (performance.now() < until);
 }
 
+/** A scheduler whose re-assemblies only record the session ids they ran, in order. */
+function recording(options: { perTenantPerSecond: number; walkAhead: number }) {
+  const done: string[] = [];
+  const scheduler = new FanoutScheduler({
+    log: pino({ level: 'silent' }),
+    ...options,
+    run: async (session) => void done.push(session.id),
+  });
+  return { scheduler, done };
+}
+
 describe('FanoutScheduler', () => {
   it("runs one tenant's 20,000 re-assemblies without holding the event loop, and serves another tenant in between", async () => {
     const done: string[] = [];
@@ -100,13 +111,7 @@ describe('FanoutScheduler', () => {
   }, 30_000);
 
   it("walks only a little ahead of the tenant's re-assemblies, so its steps keep to the budget", async () => {
-    const done: string[] = [];
-    const scheduler = new FanoutScheduler({
-      log: pino({ level: 'silent' }),
-      perTenantPerSecond: 100,
-      walkAhead: 10,
-      run: async (session) => void done.push(session.id),
-    });
+    const { scheduler, done } = recording({ perTenantPerSecond: 100, walkAhead: 10 });
     let told = 0;
     let ended = false;
     function* tell(tenant: string, count: number) {
@@ -129,13 +134,7 @@ describe('FanoutScheduler', () => {
   }, 10_000);
 
   it("a walk's sessions go before the tenant's other queued work, which does not hold the walk back", async () => {
-    const done: string[] = [];
-    const scheduler = new FanoutScheduler({
-      log: pino({ level: 'silent' }),
-      perTenantPerSecond: 100,
-      walkAhead: 10,
-      run: async (session) => void done.push(session.id),
-    });
+    const { scheduler, done } = recording({ perTenantPerSecond: 100, walkAhead: 10 });
     // A pass over the store queued 500 sessions of the tenant (more than five windows' budget).
     for (let i = 0; i < 500; i += 1) scheduler.enqueue(descriptor('a', `stored${i}`));
     let ended = false;

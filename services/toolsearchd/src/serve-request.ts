@@ -133,9 +133,7 @@ export async function serveRequest(
   if (early !== undefined) {
     options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
     // The request latency metric counts the daemon's work, not the hold.
-    if (held !== undefined && message.reply !== undefined)
-      held.hold(tenantToken, { reply: message.reply, data: encodedRefusal(early) }, options.holdRefusalMs?.() ?? 0);
-    else replies.send(message, encodedRefusal(early), options.log);
+    sendReply(message, encodedRefusal(early), options, held && { tenant: tenantToken, refusals: held });
     return;
   }
   let reply: unknown;
@@ -179,9 +177,24 @@ export async function serveRequest(
     (performance.now() - started) / 1000,
   );
   // A request past the tenant's requests per second is refused like an early refusal: held.
-  if (holdable && held !== undefined && message.reply !== undefined)
-    held.hold(tenantToken, { reply: message.reply, data: codec.encode(reply) }, options.holdRefusalMs?.() ?? 0);
-  else replies.send(message, codec.encode(reply), options.log);
+  sendReply(
+    message,
+    codec.encode(reply),
+    options,
+    holdable ? held && { tenant: tenantToken, refusals: held } : undefined,
+  );
+}
+
+/** Sends a reply now (with the turn's other replies), or holds it as the tenant's refusal when `hold` is given. */
+function sendReply(
+  message: Msg,
+  data: Uint8Array,
+  options: ServeOptions,
+  hold: { tenant: string; refusals: HeldRefusals<HeldRefusal> } | undefined,
+): void {
+  if (hold !== undefined && message.reply !== undefined)
+    hold.refusals.hold(hold.tenant, { reply: message.reply, data }, options.holdRefusalMs?.() ?? 0);
+  else replies.send(message, data, options.log);
 }
 
 /** Early refusals are the same for every request of a tenant's second: encoded once each. */
