@@ -31,6 +31,18 @@ export const EVAL_SETS: readonly EvalSet[] = [
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
   {
+    name: 'fresh4 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh4-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh4 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh4-abstention-queries.jsonl'),
+    own: true,
+  },
+  {
     name: 'fresh3 answerable',
     catalogs: UNION,
     file: resolve(here, '../eval/fresh3-answerable-queries.jsonl'),

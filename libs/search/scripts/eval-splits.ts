@@ -17,7 +17,15 @@ const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = resolve(process.argv[2] ?? resolve(here, '../../../../shared/data'));
 
 const variants: Record<string, Partial<RankingOptions>> = {
-  before: { expand: false, correctTypos: false, weighTerms: false, abstain: false, translate: false },
+  before: {
+    expand: false,
+    correctTypos: false,
+    weighTerms: false,
+    abstain: false,
+    translate: false,
+    hintValues: false,
+  },
+  'no value hints': { hintValues: false },
   'no abstain': { abstain: false },
   'weights only': { expand: false },
   'expansion only': { weighTerms: false },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, analyzeQuery, impliedQueryTerms, termSurfaces } from './analyzer';
+import { analyze, analyzeQuery, termSurfaces } from './analyzer';
 
 describe('analyze', () => {
   it('stems the index and the query the same way', () => {
@@ -75,19 +75,5 @@ describe('analyzeQuery', () => {
 
   it('keeps stop words when nothing else is left', () => {
     expect(analyzeQuery('all of them')).toEqual(['all', 'of', 'them']);
-  });
-});
-
-describe('impliedQueryTerms', () => {
-  it('adds "file" for a request that names a file path, and "write" when it says to save it', () => {
-    expect(impliedQueryTerms('Read the data under /root/excel/people.xlsx')).toEqual(['file']);
-    expect(impliedQueryTerms('Generate a report and save it in /root/markdown/bitcoin.md')).toEqual(['file', 'write']);
-    expect(impliedQueryTerms('write the summary to ~/notes/today.txt.')).toEqual(['file', 'write']);
-  });
-
-  it('adds nothing without a path to a file', () => {
-    expect(impliedQueryTerms('save my work')).toEqual([]);
-    expect(impliedQueryTerms('compare and/or merge the lists')).toEqual([]);
-    expect(impliedQueryTerms('open https://example.com/page')).toEqual([]);
   });
 });

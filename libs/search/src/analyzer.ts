@@ -176,20 +176,3 @@ export function analyzeQuery(query: string): string[] {
   const terms = analyze(query, true);
   return terms.length > 0 ? terms : analyze(query, false);
 }
-
-// A file path in a request: absolute or home-relative, ending in a file name with an extension.
-const FILE_PATH = /(?:^|[\s"'(])(?:~|\.{0,2})\/[^\s"')]*\.[A-Za-z0-9]{1,8}(?=$|[\s"'),.;:!?])/;
-// Verbs that put something into a file rather than take it out.
-const OUTPUT_VERBS =
-  /\b(?:save[sd]?|saving|write|writes|writing|wrote|store[sd]?|export(?:s|ed)?|output|draft|record)\b/i;
-
-/**
- * Terms a request implies without saying them. A request that names a file path needs a tool that
- * works on files even when it never says "file"; when it also says to save, write or export, it
- * needs one that writes ("save the report to /root/notes/x.md"). Returned as index terms.
- */
-export function impliedQueryTerms(query: string): string[] {
-  // A path has a slash: most requests are ruled out without running the pattern over them.
-  if (!query.includes('/') || !FILE_PATH.test(query)) return [];
-  return OUTPUT_VERBS.test(query) ? [stem('file'), stem('write')] : [stem('file')];
-}

@@ -62,6 +62,8 @@ function describeTerm(entry: TermExplanation): string {
       return `${entry.term} (also translates ${entry.from} ×${entry.weight})`;
     case 'implied':
       return `${entry.term} (implied)`;
+    case 'value':
+      return `${entry.term} (the request holds ${entry.from} ×${entry.weight})`;
     default:
       return entry.weight < 1 ? `${entry.term} ×${entry.weight}` : entry.term;
   }

@@ -1,7 +1,8 @@
-import { analyze, impliedQueryTerms, stem, words, wordTerms } from './analyzer';
+import { analyze, stem, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { translateCjk } from './cross-lingual';
 import { glossaryTerms } from './glossary';
+import { impliedQueryTerms, valueHints } from './implied-terms';
 import { learnedTerm } from './term-associations';
 import type { TypoMatcher } from './typo-matcher';
 
@@ -10,7 +11,15 @@ import type { TypoMatcher } from './typo-matcher';
  * or Chinese request says, also its own), or something added for it (`synonym`: a translated
  * rendering's further English words).
  */
-export type TermOrigin = 'query' | 'translation' | 'synonym' | 'implied' | 'typo' | 'glossary' | 'association';
+export type TermOrigin =
+  | 'query'
+  | 'translation'
+  | 'synonym'
+  | 'implied'
+  | 'value'
+  | 'typo'
+  | 'glossary'
+  | 'association';
 
 /** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
 export interface QueryTerms {
@@ -42,6 +51,8 @@ export const EXPANSION = {
   glossaryWeight: 0.5,
   /** Weight of a translated word's further English synonyms (削除: delete, then remove). */
   synonymWeight: 0.5,
+  /** Weight of a parameter word a value in the request implies (`implied-terms.ts`). */
+  valueHintWeight: 0.5,
   /** Weight of a typo's correction relative to a word spelled right. */
   typoWeight: 0.7,
   /** At most this many learned expansions per query, the strongest kept. */
@@ -80,6 +91,7 @@ export function buildQueryTerms(
     correctTypos?: boolean;
     weighTerms?: boolean;
     translate?: boolean;
+    hintValues?: boolean;
   } = {},
 ): QueryTerms {
   const ids: number[] = [];
@@ -184,6 +196,13 @@ export function buildQueryTerms(
       if (id !== undefined && !own.has(id)) add(id, rendering, EXPANSION.glossaryWeight * weight, 'glossary', term);
     }
   }
+  // Parameter words the request's values imply: outside the mass, like the other added terms (they
+  // say again what the value says), so they never make a request look more answerable.
+  if (options.hintValues !== false)
+    for (const { term, kind } of valueHints(text)) {
+      const id = index.termId(term);
+      if (id !== undefined && !own.has(id)) add(id, term, EXPANSION.valueHintWeight, 'value', kind);
+    }
   if (options.expand !== false && analysed.size <= EXPANSION.maxTermsToExpand)
     expand(index, weak, own, add, options.expansionScale ?? 1);
   return { ids, weights, terms, origins, sources, mass, unknownMass, words: raw, analysed };

@@ -33,6 +33,8 @@ export interface RankingOptions {
   readonly correctTypos: boolean;
   /** Japanese and Chinese requests read for the English words they say (`cross-lingual.ts`). */
   readonly translate: boolean;
+  /** Parameter words implied by values a request carries (an e-mail address → `email`; `implied-terms.ts`). */
+  readonly hintValues: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -48,5 +50,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   expansionScale: 1,
   correctTypos: true,
   translate: true,
+  hintValues: true,
   index: DEFAULT_INDEX_OPTIONS,
 };

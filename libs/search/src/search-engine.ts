@@ -138,6 +138,7 @@ export class SearchEngine {
       expansionScale: this.ranking.expansionScale,
       correctTypos: this.ranking.correctTypos,
       translate: this.ranking.translate,
+      hintValues: this.ranking.hintValues,
     });
   }
 
