@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { QuotaGate, QuotasSchema } from './quotas';
 
-const gate = () =>
+const gate = (requestsPerSecond = 100, clock?: () => number) =>
   new QuotaGate({
-    defaults: QuotasSchema.parse({ requestsPerSecond: 100 }),
+    defaults: QuotasSchema.parse({ requestsPerSecond }),
+    ...(clock !== undefined ? { clock, pacing: { minBurst: 10, maxWaitMs: 200 } } : {}),
     perTenant: new Map(),
     source: {
       sessions: async () => 0,
@@ -28,6 +29,45 @@ describe('QuotaGate requests per second', () => {
     expect(quotas.refuseEarly('a', now + 10)).toBe(refusal);
     expect(quotas.refuseEarly('b', now)).toBeUndefined();
     expect(() => quotas.admitRequest('a', now + 1000, 1)).not.toThrow();
+    quotas.stop();
+  });
+});
+
+describe('QuotaGate pacing', () => {
+  it("runs a tenant's requests past its burst later, while another tenant's run at once", async () => {
+    let now = 0;
+    const quotas = gate(1_000, () => now); // a burst of 100 units, then one per ms
+    const ran: string[] = [];
+    const handlers = Object.fromEntries(
+      ['sessionsSearch', 'toolsetsList'].map((name) => [
+        name,
+        async (params: { tenant: string }) => ran.push(params.tenant),
+      ]),
+    );
+    const wrapped = quotas.wrap(handlers as never) as unknown as Record<
+      string,
+      (params: { tenant: string }, payload: unknown, caller: unknown) => Promise<unknown>
+    >;
+    const search = (tenant: string, queries: number) =>
+      wrapped['sessionsSearch']?.({ tenant }, { queries: Array.from({ length: queries }, () => 'q') }, {});
+    // 140 queries at once: the burst of 100 and one more search at its edge. The next searches
+    // wait (their slots are 40 and 80 ms away)...
+    await search('a', 100);
+    await search('a', 40);
+    const started = performance.now();
+    const late = search('a', 40);
+    const later = search('a', 20);
+    // ...while the other tenant's runs now.
+    await search('b', 1);
+    expect(ran).toEqual(['a', 'a', 'b']);
+    await Promise.all([late, later]);
+    expect(ran).toEqual(['a', 'a', 'b', 'a', 'a']);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(70);
+    // A tenant whose next slot is more than 200 ms past its burst is refused, before a payload is read too.
+    quotas.charge('a', 300, 5_000);
+    await expect(search('a', 1)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', quota: 'requestsPerSecond' });
+    expect(quotas.refuseEarly('a', 5_000)).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect(quotas.refuseEarly('b', 5_000)).toBeUndefined();
     quotas.stop();
   });
 });

@@ -3,6 +3,7 @@ import { WIRE_ERROR_CODES, type EndpointName } from '@toolsearch/proto';
 import type { GuardedHandler } from './identity/authority';
 import { execOrThrow, type RedisClient } from './redis-client';
 import { RedisKeys } from './redis-keys';
+import { RequestPacer, type PaceRefusal, type PacerOptions } from './request-pacer';
 import { RequestError } from './serve-request';
 
 /**
@@ -128,6 +129,10 @@ export class QuotaGate {
     { window: number; pending: number; shared: number; refusal?: QuotaExceededError | undefined }
   >();
   #timer: NodeJS.Timeout | undefined;
+  /** When in its second each tenant's requests run (request-pacer.ts), on the monotonic clock. */
+  readonly #pacer: RequestPacer;
+  readonly #paceRefusals = new Map<string, QuotaExceededError>();
+  readonly #clock: () => number;
 
   constructor(options: {
     defaults: Quotas;
@@ -135,7 +140,11 @@ export class QuotaGate {
     source: QuotaUsageSource;
     redis: RedisClient;
     prefix: string;
+    pacing?: Partial<PacerOptions>;
+    clock?: () => number;
   }) {
+    this.#pacer = new RequestPacer(options.pacing);
+    this.#clock = options.clock ?? (() => performance.now());
     this.#defaults = options.defaults;
     this.#perTenant = options.perTenant;
     this.#source = options.source;
@@ -200,6 +209,9 @@ export class QuotaGate {
    * refusal object per window, so that a flood of refused requests costs no error object each.
    */
   refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
+    // A tenant so far ahead of its pace that its next request could not wait for its slot.
+    if (this.#pacer.delay(tenant, this.limits(tenant).requestsPerSecond, this.#clock()) === 'too-far-behind')
+      return this.#paceRefusal(tenant, 'too-far-behind');
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
     const limit = this.limits(tenant).requestsPerSecond;
@@ -210,6 +222,30 @@ export class QuotaGate {
       'too many requests in this second; retry in a moment',
     );
     return counter.refusal;
+  }
+
+  /**
+   * The refusal of a request that gets no slot in its tenant's pace. Refusals before the payload
+   * is read (no weight known) are one object per tenant and reason; a request's own says its weight.
+   */
+  #paceRefusal(tenant: string, why: PaceRefusal, weight?: number): QuotaExceededError {
+    const key = `${why}:${tenant}`;
+    const cached = weight === undefined ? this.#paceRefusals.get(key) : undefined;
+    if (cached !== undefined) return cached;
+    const limit = this.limits(tenant).requestsPerSecond;
+    const counts = weight === undefined ? '' : `; this one counts ${Math.min(weight, limit)}`;
+    const refusal = new QuotaExceededError(
+      'requestsPerSecond',
+      limit,
+      why === 'too-far-behind'
+        ? `too many requests at once: a tenant's requests are spread over each second (${this.#pacer.burst(limit)} at once, the rest evenly${counts}); retry in a moment`
+        : `too many of this tenant's requests are already waiting for their turn${counts}; retry in a moment`,
+    );
+    if (weight === undefined) {
+      if (this.#paceRefusals.size >= 4096) this.#paceRefusals.clear();
+      this.#paceRefusals.set(key, refusal);
+    }
+    return refusal;
   }
 
   /** Milliseconds until the current one-second window of requests per second ends. */
@@ -252,6 +288,7 @@ export class QuotaGate {
       this.#windows.set(tenant, counter);
     }
     counter.pending += weight;
+    this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }
 
@@ -293,8 +330,16 @@ export class QuotaGate {
     for (const name of Object.keys(handlers) as EndpointName[]) {
       const handler = handlers[name];
       const weight = REQUEST_WEIGHTS[name] ?? 1;
-      wrapped[name] = (params, payload, caller) => {
-        this.admitRequest(params.tenant, Date.now(), typeof weight === 'number' ? weight : weight(payload));
+      wrapped[name] = async (params, payload, caller) => {
+        const requestWeight = typeof weight === 'number' ? weight : weight(payload);
+        const limit = this.limits(params.tenant).requestsPerSecond;
+        const at = this.#clock();
+        const wait = this.#pacer.delay(params.tenant, limit, at);
+        if (typeof wait === 'string') throw this.#paceRefusal(params.tenant, wait, requestWeight);
+        this.admitRequest(params.tenant, Date.now(), requestWeight);
+        this.#pacer.take(params.tenant, limit, Math.min(requestWeight, limit), at);
+        // Past its burst, a request waits for its slot while other tenants' requests run.
+        if (wait > 0) await this.#pacer.wait(params.tenant, wait);
         return handler(params, payload, caller);
       };
     }

@@ -9,6 +9,7 @@ const SMALL = tenantId('small');
 const BUSY = tenantId('busy');
 const OTHER = tenantId('other');
 const CHURN = tenantId('churn');
+const PACED = tenantId('paced');
 const model = { contextLength: 128_000 };
 const obj = { type: 'object', properties: {} };
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -26,6 +27,7 @@ describe('per-tenant quotas', () => {
       },
       [BUSY]: { quotas: { requestsPerSecond: 20 } },
       [CHURN]: { quotas: { requestsPerSecond: 200 } },
+      [PACED]: { quotas: { requestsPerSecond: 100 } },
     },
   });
   let small: ToolsearchClient;
@@ -168,6 +170,26 @@ describe('per-tenant quotas', () => {
     expect((refused[0] as PromiseRejectedResult | undefined)?.reason).toMatchObject({
       message: expect.stringContaining('this one counts 20'),
     });
+  });
+
+  it("requests per second are paced: past its burst a tenant's requests wait their turn, and another tenant's do not wait behind them", async () => {
+    // A limit of 100: 50 at once, then one every 10 ms; a request may wait up to 200 ms for its turn.
+    const paced = await fixture.client(PACED);
+    await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
+    const started = performance.now();
+    const timed = <T>(promise: Promise<T>) => promise.then((value) => ({ value, atMs: performance.now() - started }));
+    const burst = Array.from({ length: 70 }, () => timed(paced.listToolsets()));
+    const others = timed(other.listToolsets());
+    const answered = await Promise.all(burst);
+    const otherAnswer = await others;
+    // Every one within its quota is served, none refused...
+    expect(answered.every(({ value }) => value.ok)).toBe(true);
+    // ...but spread: the last twenty over about 190 ms (on the code before, all within a few ms).
+    const times = answered.map(({ atMs }) => atMs).sort((a, b) => a - b);
+    expect((times[69] ?? 0) - (times[0] ?? 0)).toBeGreaterThanOrEqual(150);
+    // The other tenant's request, sent after all seventy, is not queued behind the waiting ones.
+    expect(otherAnswer.value.ok).toBe(true);
+    expect(otherAnswer.atMs).toBeLessThan(times[69] ?? 0);
   });
 
   it('operators see usage against each quota', async () => {

@@ -1,0 +1,97 @@
+/**
+ * Spreads each tenant's requests over its second instead of letting it spend the whole of its
+ * requests per second at once. Counted in one-second windows alone, a tenant whose clients wait
+ * for the window to turn (held refusals do exactly that) sent its whole second's budget in the
+ * first ~100 ms of every second, and every other tenant's requests queued behind it: in the
+ * noisy-neighbour bench tenant B's searches saw the daemon's loop blocked up to 50 ms once a
+ * second, with the daemon at a third of a core.
+ *
+ * Virtual scheduling (the generic cell rate algorithm): a request of weight `w` takes `w / limit`
+ * seconds of its tenant's schedule. A tenant may run ahead of its schedule by a burst (a tenth of
+ * its limit, at least `minBurst`) at once; past that a request waits for its slot, while other
+ * tenants' requests run. A request whose slot is more than `maxWaitMs` away, or one more than
+ * `perTenant` / `total` waiting requests, is refused (and the window's refusal rules apply). The
+ * one-second windows still decide how much a tenant may do in a second, across replicas; this only
+ * decides when, on this replica.
+ */
+export interface PacerOptions {
+  /** Share of a tenant's per-second limit it may spend at once. */
+  readonly burstShare: number;
+  /** The least burst, in weight units: tenants with small limits are not paced at all. */
+  readonly minBurst: number;
+  /** The longest a request waits for its slot before it is refused instead. */
+  readonly maxWaitMs: number;
+  /** At most this many requests of one tenant wait at once (each keeps its parsed payload). */
+  readonly perTenant: number;
+  /** …and of all tenants. */
+  readonly total: number;
+}
+
+export const PACER_DEFAULTS: PacerOptions = {
+  burstShare: 0.1,
+  minBurst: 50,
+  maxWaitMs: 200,
+  perTenant: 64,
+  total: 1024,
+};
+
+/** Why a request could not be given a slot. */
+export type PaceRefusal = 'too-far-behind' | 'too-many-waiting';
+
+export class RequestPacer {
+  readonly #options: PacerOptions;
+  /** Per tenant: when its schedule is paid off (ms on the monotonic clock). */
+  readonly #paidUntil = new Map<string, number>();
+  readonly #waiting = new Map<string, number>();
+  #waitingTotal = 0;
+
+  constructor(options: Partial<PacerOptions> = {}) {
+    this.#options = { ...PACER_DEFAULTS, ...options };
+  }
+
+  /** The burst of a tenant with this limit, in weight units. */
+  burst(limit: number): number {
+    return Math.min(limit, Math.max(Math.ceil(limit * this.#options.burstShare), this.#options.minBurst));
+  }
+
+  /**
+   * How long the tenant's next request must wait for its slot (0: now), or why it gets none.
+   * Changes nothing: `take` books the slot once the request is admitted.
+   */
+  delay(tenant: string, limit: number, now: number): number | PaceRefusal {
+    const ahead = (this.#paidUntil.get(tenant) ?? now) - now - (this.burst(limit) * 1000) / limit;
+    if (ahead <= 0) return 0;
+    if (ahead > this.#options.maxWaitMs) return 'too-far-behind';
+    const waiting = this.#waiting.get(tenant) ?? 0;
+    if (waiting >= this.#options.perTenant || this.#waitingTotal >= this.#options.total) return 'too-many-waiting';
+    return ahead;
+  }
+
+  /** Books `weight` on the tenant's schedule (an admitted request, or work charged after the fact). */
+  take(tenant: string, limit: number, weight: number, now: number): void {
+    const from = Math.max(this.#paidUntil.get(tenant) ?? now, now);
+    this.#paidUntil.set(tenant, from + (weight * 1000) / limit);
+    // Schedules paid off long ago say nothing: keep the map to the tenants active lately.
+    if (this.#paidUntil.size > 4096)
+      for (const [id, until] of this.#paidUntil) if (until < now) this.#paidUntil.delete(id);
+  }
+
+  /** Waits `ms` for a request of the tenant, counted among the waiting while it does. */
+  async wait(tenant: string, ms: number): Promise<void> {
+    this.#waiting.set(tenant, (this.#waiting.get(tenant) ?? 0) + 1);
+    this.#waitingTotal += 1;
+    try {
+      await new Promise((done) => setTimeout(done, ms));
+    } finally {
+      const left = (this.#waiting.get(tenant) ?? 1) - 1;
+      if (left > 0) this.#waiting.set(tenant, left);
+      else this.#waiting.delete(tenant);
+      this.#waitingTotal -= 1;
+    }
+  }
+
+  /** How many requests wait for their slots now. */
+  get waiting(): number {
+    return this.#waitingTotal;
+  }
+}
