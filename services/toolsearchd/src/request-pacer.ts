@@ -19,9 +19,16 @@ export interface PacerOptions {
   readonly burstShare: number;
   /** The least burst, in weight units: tenants with small limits are not paced at all. */
   readonly minBurst: number;
-  /** The longest a request waits for its slot before it is refused instead. */
+  /**
+   * The longest a request waits for its slot before it is refused instead: with a burst of a
+   * tenth, a tenant may send 60 % of its second at once and have all of it served, within a NATS
+   * request's default timeout of one second.
+   */
   readonly maxWaitMs: number;
-  /** At most this many requests of one tenant wait at once (each keeps its parsed payload). */
+  /**
+   * At most this many requests of one tenant wait at once (each keeps its parsed payload), so that
+   * one tenant cannot take every place of `total` from the others.
+   */
   readonly perTenant: number;
   /** …and of all tenants. */
   readonly total: number;
@@ -30,9 +37,9 @@ export interface PacerOptions {
 export const PACER_DEFAULTS: PacerOptions = {
   burstShare: 0.1,
   minBurst: 50,
-  maxWaitMs: 200,
-  perTenant: 64,
-  total: 1024,
+  maxWaitMs: 500,
+  perTenant: 512,
+  total: 4096,
 };
 
 /** Why a request could not be given a slot. */
