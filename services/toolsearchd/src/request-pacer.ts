@@ -51,6 +51,7 @@ export class RequestPacer {
   readonly #paidUntil = new Map<string, number>();
   readonly #waiting = new Map<string, number>();
   #waitingTotal = 0;
+  #prunedAt = -Infinity;
 
   constructor(options: Partial<PacerOptions> = {}) {
     this.#options = { ...PACER_DEFAULTS, ...options };
@@ -78,9 +79,11 @@ export class RequestPacer {
   take(tenant: string, limit: number, weight: number, now: number): void {
     const from = Math.max(this.#paidUntil.get(tenant) ?? now, now);
     this.#paidUntil.set(tenant, from + (weight * 1000) / limit);
-    // Schedules paid off long ago say nothing: keep the map to the tenants active lately.
-    if (this.#paidUntil.size > 4096)
+    // A schedule paid off says nothing: past a few thousand tenants, drop those (at most once a second).
+    if (this.#paidUntil.size > 4096 && now - this.#prunedAt > 1000) {
+      this.#prunedAt = now;
       for (const [id, until] of this.#paidUntil) if (until < now) this.#paidUntil.delete(id);
+    }
   }
 
   /** Waits `ms` for a request of the tenant, counted among the waiting while it does. */
