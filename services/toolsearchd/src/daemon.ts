@@ -161,6 +161,9 @@ export class Daemon {
       await this.#http?.http.close();
       await this.#service?.stop().catch(() => undefined);
       await this.#endpoints?.releaseHeldRefusals();
+      // Requests waiting for their turn are answered now, while the connection still sends.
+      this.#parts?.quotas.stopPacing();
+      await new Promise((done) => setImmediate(done));
       await this.#parts?.stop();
       await this.#parts?.nc.drain().catch(() => undefined);
       this.#parts?.redis.disconnect();

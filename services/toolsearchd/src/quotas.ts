@@ -210,7 +210,7 @@ export class QuotaGate {
    */
   refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
     // A tenant so far ahead of its pace that its next request could not wait for its slot.
-    if (this.#pacer.delay(tenant, this.limits(tenant).requestsPerSecond, this.#clock()) === 'too-far-behind')
+    if (this.#pacer.delay(tenant, this.limits(tenant).requestsPerSecond, 1, this.#clock()) === 'too-far-behind')
       return this.#paceRefusal(tenant, 'too-far-behind');
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
@@ -239,7 +239,9 @@ export class QuotaGate {
       limit,
       why === 'too-far-behind'
         ? `too many requests at once: a tenant's requests are spread over each second (${this.#pacer.burst(limit)} at once, the rest evenly${counts}); retry in a moment`
-        : `too many of this tenant's requests are already waiting for their turn${counts}; retry in a moment`,
+        : why === 'too-many-waiting'
+          ? `too many of this tenant's requests are already waiting for their turn${counts}; retry in a moment`
+          : `the daemon has too many requests waiting for their turn${counts}; retry in a moment`,
     );
     if (weight === undefined) {
       if (this.#paceRefusals.size >= 4096) this.#paceRefusals.clear();
@@ -288,7 +290,9 @@ export class QuotaGate {
       this.#windows.set(tenant, counter);
     }
     counter.pending += weight;
-    this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
+    // At most a second's worth: a costly open slows its tenant for a second, not for longer.
+    const limit = this.limits(tenant).requestsPerSecond;
+    this.#pacer.take(tenant, limit, Math.min(weight, limit), this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }
 
@@ -334,16 +338,25 @@ export class QuotaGate {
         const requestWeight = typeof weight === 'number' ? weight : weight(payload);
         const limit = this.limits(params.tenant).requestsPerSecond;
         const at = this.#clock();
-        const wait = this.#pacer.delay(params.tenant, limit, at);
+        const wait = this.#pacer.delay(params.tenant, limit, requestWeight, at);
         if (typeof wait === 'string') throw this.#paceRefusal(params.tenant, wait, requestWeight);
         this.admitRequest(params.tenant, Date.now(), requestWeight);
         this.#pacer.take(params.tenant, limit, Math.min(requestWeight, limit), at);
         // Past its burst, a request waits for its slot while other tenants' requests run.
-        if (wait > 0) await this.#pacer.wait(params.tenant, wait);
+        if (wait > 0) {
+          await this.#pacer.wait(params.tenant, wait);
+          if (this.#pacer.closed)
+            throw new RequestError(WIRE_ERROR_CODES.UNAVAILABLE, 'the daemon is stopping; retry in a moment.');
+        }
         return handler(params, payload, caller);
       };
     }
     return wrapped;
+  }
+
+  /** Wakes the requests waiting for their turn, to be answered `UNAVAILABLE` (the daemon is stopping). */
+  stopPacing(): void {
+    this.#pacer.close();
   }
 
   /** The tenant's usage of every quota, for operators. */

@@ -8,34 +8,42 @@ describe('RequestPacer', () => {
     expect(pacer.burst(limit)).toBe(100);
     const delays: number[] = [];
     for (let i = 0; i < 110; i += 1) {
-      const delay = pacer.delay('a', limit, 0);
+      const delay = pacer.delay('a', limit, 1, 0);
       if (typeof delay !== 'number') throw new Error(delay);
       delays.push(delay);
       pacer.take('a', limit, 1, 0);
     }
-    expect(delays.slice(0, 101).every((delay) => delay === 0)).toBe(true);
-    expect(delays.slice(101)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(delays.slice(0, 100).every((delay) => delay === 0)).toBe(true);
+    expect(delays.slice(100)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     // Another tenant is not behind anyone.
-    expect(pacer.delay('b', limit, 0)).toBe(0);
-    // The schedule pays itself off as time passes: 50 ms later, 50 units of room again.
-    expect(pacer.delay('a', limit, 60)).toBe(0);
+    expect(pacer.delay('b', limit, 1, 0)).toBe(0);
+    // The schedule pays itself off as time passes: 60 ms later there is room again.
+    expect(pacer.delay('a', limit, 1, 60)).toBe(0);
+    // A heavier request needs more room: its own weight counts.
+    expect(pacer.delay('a', limit, 100, 60)).toBe(50);
   });
 
-  it('does not pace tenants whose whole limit fits the least burst', () => {
+  it('runs an idle tenant’s request at once whatever its weight', () => {
+    const pacer = new RequestPacer({ minBurst: 10 });
+    expect(pacer.delay('idle', 1_000, 1_000, 0)).toBe(0);
+  });
+
+  it('lets a tenant whose limit is within the least burst spend its whole second at once', () => {
     const pacer = new RequestPacer({ minBurst: 50 });
     expect(pacer.burst(20)).toBe(20);
-    for (let i = 0; i < 20; i += 1) pacer.take('small', 20, 1, 0);
-    // Twenty at once is the whole second's budget, as the window allows; nothing waits.
-    expect(pacer.delay('small', 20, 0)).toBe(0);
+    for (let i = 0; i < 20; i += 1) {
+      expect(pacer.delay('small', 20, 1, 0)).toBe(0);
+      pacer.take('small', 20, 1, 0);
+    }
   });
 
   it('refuses a request whose slot is further away than the longest wait', () => {
     const pacer = new RequestPacer({ burstShare: 0.1, minBurst: 10, maxWaitMs: 50 });
-    pacer.take('a', 1_000, 150, 0); // 150 ms of schedule, 100 of them burst
-    expect(pacer.delay('a', 1_000, 0)).toBe(50);
+    pacer.take('a', 1_000, 149, 0); // 149 ms of schedule, 100 of them burst
+    expect(pacer.delay('a', 1_000, 1, 0)).toBe(50);
     pacer.take('a', 1_000, 1, 0);
-    expect(pacer.delay('a', 1_000, 0)).toBe('too-far-behind');
-    expect(pacer.delay('a', 1_000, 1)).toBe(50);
+    expect(pacer.delay('a', 1_000, 1, 0)).toBe('too-far-behind');
+    expect(pacer.delay('a', 1_000, 1, 1)).toBe(50);
   });
 
   it('refuses past the waiting requests a tenant, and all tenants, may have', async () => {
@@ -44,13 +52,27 @@ describe('RequestPacer', () => {
     pacer.take('a', 1_000, 200, now);
     pacer.take('b', 1_000, 200, now);
     const waits = [pacer.wait('a', 30), pacer.wait('a', 30)];
-    expect(pacer.delay('a', 1_000, now)).toBe('too-many-waiting');
-    expect(typeof pacer.delay('b', 1_000, now)).toBe('number');
+    expect(pacer.delay('a', 1_000, 1, now)).toBe('too-many-waiting');
+    expect(typeof pacer.delay('b', 1_000, 1, now)).toBe('number');
     waits.push(pacer.wait('b', 30));
     expect(pacer.waiting).toBe(3);
-    expect(pacer.delay('b', 1_000, now)).toBe('too-many-waiting');
+    // b has one waiting of its two, but the daemon's three places are taken.
+    expect(pacer.delay('b', 1_000, 1, now)).toBe('daemon-busy');
     await Promise.all(waits);
     expect(pacer.waiting).toBe(0);
-    expect(typeof pacer.delay('a', 1_000, now)).toBe('number');
+    expect(typeof pacer.delay('a', 1_000, 1, now)).toBe('number');
+  });
+
+  it('wakes every waiting request when closed, and waits no more', async () => {
+    const pacer = new RequestPacer();
+    const started = performance.now();
+    const waits = [pacer.wait('a', 10_000), pacer.wait('b', 10_000)];
+    expect(pacer.waiting).toBe(2);
+    pacer.close();
+    await Promise.all(waits);
+    expect(pacer.closed).toBe(true);
+    expect(pacer.waiting).toBe(0);
+    await pacer.wait('a', 10_000);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

@@ -38,12 +38,12 @@ export const PACER_DEFAULTS: PacerOptions = {
   burstShare: 0.1,
   minBurst: 50,
   maxWaitMs: 500,
-  perTenant: 512,
-  total: 4096,
+  perTenant: 128,
+  total: 2048,
 };
 
-/** Why a request could not be given a slot. */
-export type PaceRefusal = 'too-far-behind' | 'too-many-waiting';
+/** Why a request could not be given a slot: its tenant is too far ahead, or too many wait (its own, or all). */
+export type PaceRefusal = 'too-far-behind' | 'too-many-waiting' | 'daemon-busy';
 
 export class RequestPacer {
   readonly #options: PacerOptions;
@@ -52,6 +52,8 @@ export class RequestPacer {
   readonly #waiting = new Map<string, number>();
   #waitingTotal = 0;
   #prunedAt = -Infinity;
+  readonly #wakers = new Set<() => void>();
+  #closed = false;
 
   constructor(options: Partial<PacerOptions> = {}) {
     this.#options = { ...PACER_DEFAULTS, ...options };
@@ -63,15 +65,19 @@ export class RequestPacer {
   }
 
   /**
-   * How long the tenant's next request must wait for its slot (0: now), or why it gets none.
-   * Changes nothing: `take` books the slot once the request is admitted.
+   * How long a request of `weight` must wait for its slot (0: now), or why it gets none: it may
+   * start once the tenant's schedule, with it booked, is at most the burst ahead. A tenant that is
+   * not behind at all runs a request at once whatever its weight. Changes nothing: `take` books
+   * the slot once the request is admitted.
    */
-  delay(tenant: string, limit: number, now: number): number | PaceRefusal {
-    const ahead = (this.#paidUntil.get(tenant) ?? now) - now - (this.burst(limit) * 1000) / limit;
+  delay(tenant: string, limit: number, weight: number, now: number): number | PaceRefusal {
+    const paidUntil = this.#paidUntil.get(tenant) ?? now;
+    if (paidUntil <= now) return 0;
+    const ahead = paidUntil + (Math.min(weight, limit) * 1000) / limit - now - (this.burst(limit) * 1000) / limit;
     if (ahead <= 0) return 0;
     if (ahead > this.#options.maxWaitMs) return 'too-far-behind';
-    const waiting = this.#waiting.get(tenant) ?? 0;
-    if (waiting >= this.#options.perTenant || this.#waitingTotal >= this.#options.total) return 'too-many-waiting';
+    if ((this.#waiting.get(tenant) ?? 0) >= this.#options.perTenant) return 'too-many-waiting';
+    if (this.#waitingTotal >= this.#options.total) return 'daemon-busy';
     return ahead;
   }
 
@@ -86,18 +92,41 @@ export class RequestPacer {
     }
   }
 
-  /** Waits `ms` for a request of the tenant, counted among the waiting while it does. */
+  /**
+   * Waits `ms` for a request of the tenant, counted among the waiting while it does. Resolves at
+   * once when the pacer is closed (the daemon is stopping): check `closed` afterwards.
+   */
   async wait(tenant: string, ms: number): Promise<void> {
+    if (this.#closed) return;
     this.#waiting.set(tenant, (this.#waiting.get(tenant) ?? 0) + 1);
     this.#waitingTotal += 1;
+    let wake: (() => void) | undefined;
     try {
-      await new Promise((done) => setTimeout(done, ms));
+      await new Promise<void>((done) => {
+        const timer = setTimeout(() => wake?.(), ms);
+        wake = () => {
+          clearTimeout(timer);
+          this.#wakers.delete(wake as () => void);
+          done();
+        };
+        this.#wakers.add(wake);
+      });
     } finally {
       const left = (this.#waiting.get(tenant) ?? 1) - 1;
       if (left > 0) this.#waiting.set(tenant, left);
       else this.#waiting.delete(tenant);
       this.#waitingTotal -= 1;
     }
+  }
+
+  /** Wakes every waiting request and waits no more (the daemon is stopping). */
+  close(): void {
+    this.#closed = true;
+    for (const wake of [...this.#wakers]) wake();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
   }
 
   /** How many requests wait for their slots now. */
