@@ -39,9 +39,9 @@ describe('QuotaGate pacing', () => {
     const quotas = gate(1_000, () => now); // a burst of 100 units, then one per ms
     const ran: string[] = [];
     const handlers = Object.fromEntries(
-      ['sessionsSearch', 'toolsetsList'].map((name) => [
+      ['sessionsSearch', 'toolsetsList', 'toolsetsPut'].map((name) => [
         name,
-        async (params: { tenant: string }) => ran.push(params.tenant),
+        async (params: { tenant: string }) => ran.push(name === 'toolsetsPut' ? `${params.tenant}:put` : params.tenant),
       ]),
     );
     const wrapped = quotas.wrap(handlers as never) as unknown as Record<
@@ -62,6 +62,12 @@ describe('QuotaGate pacing', () => {
     await Promise.all([late, later]);
     expect(ran).toEqual(['a', 'b', 'a', 'a']);
     expect(performance.now() - started).toBeGreaterThanOrEqual(50);
+    // Toolset changes are counted but not paced: their work is the fan-out's, which has its own pace.
+    const put = wrapped['toolsetsPut'];
+    expect(put).toBeDefined();
+    const puts = Promise.resolve(put?.({ tenant: 'a' }, {}, {}));
+    expect(ran.at(-1)).toBe('a:put');
+    await puts;
     // A tenant whose next slot is more than 200 ms past its burst is refused, before a payload is read too.
     quotas.charge('a', 300, 5_000);
     await expect(search('a', 1)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', quota: 'requestsPerSecond' });
