@@ -59,6 +59,7 @@ function readable(result: ToolSearchResult): string {
 function origin(term: HitExplanation['terms'][number]): string {
   if (term.origin === 'query') return term.weight < 1 ? `; learned weight ${term.weight}` : '';
   if (term.origin === 'implied') return '; implied by the request';
+  if (term.origin === 'value') return `; the request holds ${term.from}, weight ${term.weight}`;
   const what = {
     translation: 'translates',
     synonym: 'also translates',
