@@ -260,6 +260,16 @@ export class QuotaGate {
     return refusal;
   }
 
+  /** The tenant's counter for `window` (a new one when its last was of an earlier second). */
+  #windowOf(tenant: string, window: number) {
+    let counter = this.#windows.get(tenant);
+    if (counter === undefined || counter.window !== window) {
+      counter = { window, pending: 0, shared: 0 };
+      this.#windows.set(tenant, counter);
+    }
+    return counter;
+  }
+
   /** Milliseconds until the current one-second window of requests per second ends. */
   windowLeftMs(now = Date.now()): number {
     return 1000 - (now % 1000);
@@ -271,11 +281,7 @@ export class QuotaGate {
     // A limit under a request's weight still lets one such request through per second.
     const weight = Math.min(requestWeight, limit);
     const window = Math.floor(now / 1000);
-    let counter = this.#windows.get(tenant);
-    if (counter === undefined || counter.window !== window) {
-      counter = { window, pending: 0, shared: 0 };
-      this.#windows.set(tenant, counter);
-    }
+    const counter = this.#windowOf(tenant, window);
     if (counter.shared + counter.pending + weight > limit)
       throw new QuotaExceededError(
         'requestsPerSecond',
@@ -294,15 +300,10 @@ export class QuotaGate {
   charge(tenant: string, weight: number, now = Date.now()): void {
     if (weight <= 0) return;
     const window = Math.floor(now / 1000);
-    let counter = this.#windows.get(tenant);
-    if (counter === undefined || counter.window !== window) {
-      counter = { window, pending: 0, shared: 0 };
-      this.#windows.set(tenant, counter);
-    }
+    const counter = this.#windowOf(tenant, window);
     counter.pending += weight;
-    // At most a second's worth: a costly open slows its tenant for a second, not for longer.
-    const limit = this.limits(tenant).requestsPerSecond;
-    this.#pacer.take(tenant, limit, Math.min(weight, limit), this.#clock());
+    // At most a second's worth (`take` caps it): a costly open slows its tenant for a second, not longer.
+    this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
   }
 
@@ -351,7 +352,7 @@ export class QuotaGate {
         const wait = UNPACED.has(name) ? 0 : this.#pacer.delay(params.tenant, limit, requestWeight, at);
         if (typeof wait === 'string') throw this.#paceRefusal(params.tenant, wait, requestWeight);
         this.admitRequest(params.tenant, Date.now(), requestWeight);
-        this.#pacer.take(params.tenant, limit, Math.min(requestWeight, limit), at);
+        this.#pacer.take(params.tenant, limit, requestWeight, at);
         // Past its burst, a request waits for its slot while other tenants' requests run.
         if (wait > 0) {
           await this.#pacer.wait(params.tenant, wait);

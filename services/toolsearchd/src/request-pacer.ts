@@ -81,10 +81,13 @@ export class RequestPacer {
     return ahead;
   }
 
-  /** Books `weight` on the tenant's schedule (an admitted request, or work charged after the fact). */
+  /**
+   * Books `weight` on the tenant's schedule (an admitted request, or work charged after the fact),
+   * at most a second's worth (`limit`), as `delay` counts it.
+   */
   take(tenant: string, limit: number, weight: number, now: number): void {
     const from = Math.max(this.#paidUntil.get(tenant) ?? now, now);
-    this.#paidUntil.set(tenant, from + (weight * 1000) / limit);
+    this.#paidUntil.set(tenant, from + (Math.min(weight, limit) * 1000) / limit);
     // A schedule paid off says nothing: past a few thousand tenants, drop those (at most once a second).
     if (this.#paidUntil.size > 4096 && now - this.#prunedAt > 1000) {
       this.#prunedAt = now;
