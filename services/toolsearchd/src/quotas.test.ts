@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { QuotaGate, QuotasSchema } from './quotas';
+import type { PacerOptions } from './request-pacer';
 
-const gate = (requestsPerSecond = 100, clock?: () => number) =>
+const gate = (requestsPerSecond = 100, clock?: () => number, pacing: Partial<PacerOptions> = {}) =>
   new QuotaGate({
     defaults: QuotasSchema.parse({ requestsPerSecond }),
-    ...(clock !== undefined ? { clock, pacing: { minBurst: 10, maxWaitMs: 200 } } : {}),
+    ...(clock !== undefined ? { clock, pacing: { minBurst: 10, maxWaitMs: 200, ...pacing } } : {}),
     perTenant: new Map(),
     source: {
       sessions: async () => 0,
@@ -65,14 +66,41 @@ describe('QuotaGate pacing', () => {
     // Toolset changes are counted but not paced: their work is the fan-out's, which has its own pace.
     const put = wrapped['toolsetsPut'];
     expect(put).toBeDefined();
-    const puts = Promise.resolve(put?.({ tenant: 'a' }, {}, {}));
+    const putAt = performance.now();
+    await put?.({ tenant: 'a' }, {}, {});
     expect(ran.at(-1)).toBe('a:put');
-    await puts;
+    // Paced, it would wait its turn: the schedule is more than 60 ms ahead here.
+    expect(performance.now() - putAt).toBeLessThan(30);
     // A tenant whose next slot is more than 200 ms past its burst is refused, before a payload is read too.
     quotas.charge('a', 300, 5_000);
     await expect(search('a', 1)).rejects.toMatchObject({ code: 'QUOTA_EXCEEDED', quota: 'requestsPerSecond' });
     expect(quotas.refuseEarly('a', 5_000)).toMatchObject({ code: 'QUOTA_EXCEEDED' });
     expect(quotas.refuseEarly('b', 5_000)).toBeUndefined();
+    quotas.stop();
+  });
+
+  it("holds a tenant's waiting requests to a number of payload bytes, passed on from the request", async () => {
+    const quotas = gate(1_000, () => 0, { perTenantBytes: 1_000 });
+    const handler = async () => 'ran';
+    const wrapped = quotas.wrap({ sessionsSearch: handler } as never) as unknown as Record<
+      string,
+      (params: { tenant: string }, payload: unknown, caller: unknown, request: unknown) => Promise<unknown>
+    >;
+    const search = (queries: number, bytes: number) =>
+      wrapped['sessionsSearch']?.(
+        { tenant: 'a' },
+        { queries: Array.from({ length: queries }, () => 'q') },
+        {},
+        { bearer: undefined, bytes },
+      );
+    await search(100, 10); // the burst
+    const first = search(1, 900); // waits, whatever its size
+    await expect(search(1, 200)).rejects.toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      message: expect.stringContaining('too many bytes'),
+    });
+    await expect(search(1, 100)).resolves.toBe('ran');
+    await expect(first).resolves.toBe('ran');
     quotas.stop();
   });
 });

@@ -250,7 +250,7 @@ export class QuotaGate {
       why === 'too-far-behind'
         ? `too many requests at once: a tenant's requests are spread over each second (${this.#pacer.burst(limit)} at once, the rest evenly${counts}); retry in a moment`
         : why === 'too-many-waiting'
-          ? `too many of this tenant's requests are already waiting for their turn${counts}; retry in a moment`
+          ? `too many of this tenant's requests, or too many bytes of them, are already waiting for their turn${counts}; retry in a moment`
           : `the daemon has too many requests waiting for their turn${counts}; retry in a moment`,
     );
     if (weight === undefined) {
@@ -345,24 +345,35 @@ export class QuotaGate {
     for (const name of Object.keys(handlers) as EndpointName[]) {
       const handler = handlers[name];
       const weight = REQUEST_WEIGHTS[name] ?? 1;
-      wrapped[name] = async (params, payload, caller) => {
+      const paced = !UNPACED.has(name);
+      wrapped[name] = async (params, payload, caller, request) => {
         const requestWeight = typeof weight === 'number' ? weight : weight(payload);
-        const limit = this.limits(params.tenant).requestsPerSecond;
-        const at = this.#clock();
-        const wait = UNPACED.has(name) ? 0 : this.#pacer.delay(params.tenant, limit, requestWeight, at);
-        if (typeof wait === 'string') throw this.#paceRefusal(params.tenant, wait, requestWeight);
-        this.admitRequest(params.tenant, Date.now(), requestWeight);
-        this.#pacer.take(params.tenant, limit, requestWeight, at);
-        // Past its burst, a request waits for its slot while other tenants' requests run.
-        if (wait > 0) {
-          await this.#pacer.wait(params.tenant, wait);
-          if (this.#pacer.closed)
-            throw new RequestError(WIRE_ERROR_CODES.UNAVAILABLE, 'the daemon is stopping; retry in a moment.');
-        }
-        return handler(params, payload, caller);
+        await this.admit(params.tenant, requestWeight, { bytes: request?.bytes ?? 0, paced });
+        return handler(params, payload, caller, request);
       };
     }
     return wrapped;
+  }
+
+  /**
+   * Admits one request of a verified caller: counts it (at `weight`) against its tenant's
+   * requests per second and, past the tenant's burst, waits for its turn (holding `bytes` of
+   * payload meanwhile) while other tenants' requests run. Throws `QuotaExceededError` when the
+   * window is full or no turn is near enough; `RequestError` `UNAVAILABLE` when the daemon stops
+   * while it waits. `paced: false` counts without waiting (toolset changes, above).
+   */
+  async admit(tenant: string, weight: number, options: { bytes?: number; paced?: boolean } = {}): Promise<void> {
+    const limit = this.limits(tenant).requestsPerSecond;
+    const at = this.#clock();
+    const bytes = options.bytes ?? 0;
+    const wait = options.paced === false ? 0 : this.#pacer.delay(tenant, limit, weight, at, bytes);
+    if (typeof wait === 'string') throw this.#paceRefusal(tenant, wait, weight);
+    this.admitRequest(tenant, Date.now(), weight);
+    this.#pacer.take(tenant, limit, weight, at);
+    if (wait === 0) return;
+    await this.#pacer.wait(tenant, wait, bytes);
+    if (this.#pacer.closed)
+      throw new RequestError(WIRE_ERROR_CODES.UNAVAILABLE, 'the daemon is stopping; retry in a moment.');
   }
 
   /** Wakes the requests waiting for their turn, to be answered `UNAVAILABLE` (the daemon is stopping). */

@@ -63,6 +63,31 @@ describe('RequestPacer', () => {
     expect(typeof pacer.delay('a', 1_000, 1, now)).toBe('number');
   });
 
+  it('refuses past the payload bytes a tenant, and all tenants, may have waiting', async () => {
+    const pacer = new RequestPacer({
+      burstShare: 0.1,
+      minBurst: 10,
+      maxWaitMs: 1_000,
+      perTenantBytes: 1_000,
+      totalBytes: 1_500,
+    });
+    const now = performance.now();
+    for (const tenant of ['a', 'b', 'c']) pacer.take(tenant, 1_000, 200, now);
+    // A tenant's first waiting request may wait whatever its size.
+    expect(typeof pacer.delay('a', 1_000, 1, now, 5_000)).toBe('number');
+    const waits = [pacer.wait('a', 30, 900)];
+    expect(pacer.delay('a', 1_000, 1, now, 200)).toBe('too-many-waiting');
+    expect(typeof pacer.delay('a', 1_000, 1, now, 100)).toBe('number');
+    waits.push(pacer.wait('b', 30, 500));
+    // b may hold 500 more of its own, but the daemon holds 1,400 of its 1,500.
+    expect(pacer.delay('b', 1_000, 1, now, 200)).toBe('daemon-busy');
+    expect(pacer.delay('c', 1_000, 1, now, 200)).toBe('daemon-busy');
+    expect(typeof pacer.delay('c', 1_000, 1, now, 100)).toBe('number');
+    await Promise.all(waits);
+    expect(pacer.waiting).toBe(0);
+    expect(typeof pacer.delay('a', 1_000, 1, now, 1_500)).toBe('number');
+  });
+
   it('wakes every waiting request when closed, and waits no more', async () => {
     const pacer = new RequestPacer();
     const started = performance.now();

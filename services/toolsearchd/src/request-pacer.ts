@@ -32,6 +32,14 @@ export interface PacerOptions {
   readonly perTenant: number;
   /** …and of all tenants. */
   readonly total: number;
+  /**
+   * At most this many payload bytes of one tenant's requests wait at once (a tenant's first waiting
+   * request is let wait whatever its size, so one within `limits.maxPayloadBytes` is never refused
+   * for its size alone)…
+   */
+  readonly perTenantBytes: number;
+  /** …and of all tenants' (past this, only requests that need not wait run). */
+  readonly totalBytes: number;
 }
 
 export const PACER_DEFAULTS: PacerOptions = {
@@ -40,6 +48,8 @@ export const PACER_DEFAULTS: PacerOptions = {
   maxWaitMs: 500,
   perTenant: 128,
   total: 2048,
+  perTenantBytes: 16 * 1024 * 1024,
+  totalBytes: 128 * 1024 * 1024,
 };
 
 /** Why a request could not be given a slot: its tenant is too far ahead, or too many wait (its own, or all). */
@@ -49,8 +59,10 @@ export class RequestPacer {
   readonly #options: PacerOptions;
   /** Per tenant: when its schedule is paid off (ms on the monotonic clock). */
   readonly #paidUntil = new Map<string, number>();
-  readonly #waiting = new Map<string, number>();
+  /** Per tenant: how many of its requests wait, and their payload bytes. */
+  readonly #waiting = new Map<string, { count: number; bytes: number }>();
   #waitingTotal = 0;
+  #waitingBytes = 0;
   #prunedAt = -Infinity;
   readonly #wakers = new Set<() => void>();
   #closed = false;
@@ -70,14 +82,19 @@ export class RequestPacer {
    * not behind at all runs a request at once whatever its weight. Changes nothing: `take` books
    * the slot once the request is admitted.
    */
-  delay(tenant: string, limit: number, weight: number, now: number): number | PaceRefusal {
+  delay(tenant: string, limit: number, weight: number, now: number, bytes = 0): number | PaceRefusal {
     const paidUntil = this.#paidUntil.get(tenant) ?? now;
     if (paidUntil <= now) return 0;
     const ahead = paidUntil + (Math.min(weight, limit) * 1000) / limit - now - (this.burst(limit) * 1000) / limit;
     if (ahead <= 0) return 0;
     if (ahead > this.#options.maxWaitMs) return 'too-far-behind';
-    if ((this.#waiting.get(tenant) ?? 0) >= this.#options.perTenant) return 'too-many-waiting';
+    const own = this.#waiting.get(tenant);
+    if (own !== undefined) {
+      if (own.count >= this.#options.perTenant) return 'too-many-waiting';
+      if (own.bytes + bytes > this.#options.perTenantBytes) return 'too-many-waiting';
+    }
     if (this.#waitingTotal >= this.#options.total) return 'daemon-busy';
+    if (this.#waitingBytes > 0 && this.#waitingBytes + bytes > this.#options.totalBytes) return 'daemon-busy';
     return ahead;
   }
 
@@ -96,13 +113,18 @@ export class RequestPacer {
   }
 
   /**
-   * Waits `ms` for a request of the tenant, counted among the waiting while it does. Resolves at
-   * once when the pacer is closed (the daemon is stopping): check `closed` afterwards.
+   * Waits `ms` for a request of the tenant (holding `bytes` of payload), counted among the waiting
+   * while it does. Resolves at once when the pacer is closed (the daemon is stopping): check
+   * `closed` afterwards.
    */
-  async wait(tenant: string, ms: number): Promise<void> {
+  async wait(tenant: string, ms: number, bytes = 0): Promise<void> {
     if (this.#closed) return;
-    this.#waiting.set(tenant, (this.#waiting.get(tenant) ?? 0) + 1);
+    const own = this.#waiting.get(tenant) ?? { count: 0, bytes: 0 };
+    own.count += 1;
+    own.bytes += bytes;
+    this.#waiting.set(tenant, own);
     this.#waitingTotal += 1;
+    this.#waitingBytes += bytes;
     let wake: (() => void) | undefined;
     try {
       await new Promise<void>((done) => {
@@ -115,10 +137,11 @@ export class RequestPacer {
         this.#wakers.add(wake);
       });
     } finally {
-      const left = (this.#waiting.get(tenant) ?? 1) - 1;
-      if (left > 0) this.#waiting.set(tenant, left);
-      else this.#waiting.delete(tenant);
+      own.count -= 1;
+      own.bytes -= bytes;
+      if (own.count === 0) this.#waiting.delete(tenant);
       this.#waitingTotal -= 1;
+      this.#waitingBytes -= bytes;
     }
   }
 

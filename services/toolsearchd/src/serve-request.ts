@@ -35,9 +35,12 @@ export class RequestError extends Error {
   }
 }
 
-/** What a request says about its sender: the bearer secret of its `Authorization` header, if any. */
-export interface RequestCredential {
+/** What the daemon knows of a request besides its payload. */
+export interface RequestEnvelope {
+  /** The bearer secret of its `Authorization` header, if any. */
   readonly bearer: string | undefined;
+  /** The size of its payload as sent, in bytes (what a request waiting for its turn holds on to). */
+  readonly bytes: number;
 }
 
 /**
@@ -47,7 +50,7 @@ export interface RequestCredential {
 export type Handler = (
   params: SubjectParams & { tenant: string },
   payload: unknown,
-  request: RequestCredential,
+  request: RequestEnvelope,
 ) => Promise<unknown>;
 
 function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
@@ -156,7 +159,10 @@ export async function serveRequest(
         throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, 'the payload is not valid JSON.');
       }
     }
-    reply = await handler(params as SubjectParams & { tenant: string }, body, { bearer: bearerOf(message.headers) });
+    reply = await handler(params as SubjectParams & { tenant: string }, body, {
+      bearer: bearerOf(message.headers),
+      bytes: message.data.length,
+    });
   } catch (error) {
     if (error instanceof RequestError || error instanceof LimitExceededError) {
       reply = errorReply(error.code, error.message);

@@ -243,6 +243,36 @@ describe('held refusals', () => {
     }
   });
 
+  it('a daemon that stops answers the requests waiting for their turn UNAVAILABLE at once', async () => {
+    const tenant = tenantId('waiting');
+    // A limit of 100: 50 at once, then one every 10 ms.
+    const own = daemonFixture({ tenants: { [tenant]: { quotas: { requestsPerSecond: 100 } } } });
+    const daemon = await own.start();
+    const { nc, client } = await clientFor(tenant);
+    try {
+      await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
+      const started = performance.now();
+      // 50 run at once, the other 45 wait their turns, the last about 450 ms away.
+      const sent = Array.from({ length: 95 }, () =>
+        client.listToolsets().then(
+          () => ({ code: 'ok', atMs: performance.now() - started }),
+          (error: { code?: string }) => ({ code: error.code ?? 'ERROR', atMs: performance.now() - started }),
+        ),
+      );
+      await new Promise((done) => setTimeout(done, 100));
+      await daemon.close();
+      const outcomes = await Promise.all(sent);
+      const codes = new Set(outcomes.map((outcome) => outcome.code));
+      expect([...codes].sort()).toEqual(['UNAVAILABLE', 'ok']);
+      expect(outcomes.filter((outcome) => outcome.code === 'UNAVAILABLE').length).toBeGreaterThanOrEqual(20);
+      // Answered as the daemon stopped, long before the last turn, and never left to time out.
+      expect(Math.max(...outcomes.map((outcome) => outcome.atMs))).toBeLessThan(400);
+    } finally {
+      await nc.close();
+      await own.stop();
+    }
+  });
+
   it('a request whose weight does not fit the rest of the second is refused by the handler, and held like an early refusal', async () => {
     const tenant = tenantId('weighed');
     const own = daemonFixture({ tenants: { [tenant]: { quotas: { requestsPerSecond: 5 } } } });

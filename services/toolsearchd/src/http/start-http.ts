@@ -39,6 +39,8 @@ export async function startHttp(
       ),
     approval: (tenant, id) => parts.dispatch.approvals.get(tenant, id),
     heldCallWaitMs: config.http.heldCallWaitMs,
+    // An MCP request counts as one NATS request of weight 1 (a search over /mcp is one query).
+    admit: (tenant) => parts.quotas.admit(tenant, 1),
   });
   const frontDoor = new McpFrontDoor({
     backend,

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { ENDPOINTS, WIRE_ERROR_CODES, type EndpointName, type SubjectParams } from '@toolsearch/proto';
-import { RequestError, type Handler } from '../serve-request';
+import { RequestError, type Handler, type RequestEnvelope } from '../serve-request';
 import type { SessionDescriptor } from '../session-store.adapter';
 import { CREDENTIAL_HEADER, type Caller, type CredentialBook, type CredentialRole } from './credentials';
 
@@ -52,6 +52,7 @@ export type GuardedHandler = (
   params: SubjectParams & { tenant: string },
   payload: unknown,
   caller: Caller,
+  request?: RequestEnvelope,
 ) => Promise<unknown>;
 
 const unauthenticated = (what: string) =>
@@ -161,7 +162,7 @@ export class Authority {
     for (const name of Object.keys(handlers) as EndpointName[]) {
       const handler = handlers[name];
       guarded[name] = async (params, payload, request) =>
-        handler(params, payload, await this.check(name, params, payload, request.bearer));
+        handler(params, payload, await this.check(name, params, payload, request.bearer), request);
     }
     return guarded;
   }
