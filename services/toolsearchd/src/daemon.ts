@@ -157,12 +157,14 @@ export class Daemon {
   /** Stops serving, drains in-flight requests, and closes every connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      // Requests waiting for their turn (NATS and /mcp) are answered UNAVAILABLE first, while
+      // the connections still send: none of them runs during the shutdown.
+      this.#parts?.quotas.stopPacing();
+      await new Promise((done) => setImmediate(done));
       await this.#http?.frontDoor.close();
       await this.#http?.http.close();
       await this.#service?.stop().catch(() => undefined);
       await this.#endpoints?.releaseHeldRefusals();
-      // Requests waiting for their turn are answered now, while the connection still sends.
-      this.#parts?.quotas.stopPacing();
       await new Promise((done) => setImmediate(done));
       await this.#parts?.stop();
       await this.#parts?.nc.drain().catch(() => undefined);

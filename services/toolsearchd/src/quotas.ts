@@ -46,7 +46,7 @@ export class QuotaExceededError extends RequestError {
 
   constructor(
     readonly quota: QuotaName,
-    limit: number,
+    readonly limit: number,
     what: string,
   ) {
     super(

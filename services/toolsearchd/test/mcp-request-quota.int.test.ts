@@ -46,23 +46,36 @@ describe('requests per second over /mcp', () => {
     await fixture.stop();
   });
 
-  it("refuses an MCP client's calls past its tenant's second with QUOTA_EXCEEDED, and serves another tenant", async () => {
+  it("refuses an MCP client's requests past its tenant's second with 429 QUOTA_EXCEEDED, and serves another tenant", async () => {
     const limited = await mcpClient(KEY_LIMITED);
     const other = await mcpClient(KEY_OTHER);
-    // Start just after a second turns, so that all thirty calls fall in one window.
-    await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
-    const results = await Promise.all(
-      Array.from({ length: 30 }, () => limited.callTool({ name: 'tool_search', arguments: { query: 'weather' } })),
-    );
-    const refused = results.filter((result) => result._meta?.['toolsearch/error_code'] === 'QUOTA_EXCEEDED');
-    const served = results.filter((result) => result.isError !== true);
-    expect(served).toHaveLength(20);
+    const search = () => limited.callTool({ name: 'tool_search', arguments: { query: 'weather' } });
+    let outcomes: PromiseSettledResult<unknown>[] = [];
+    let tookMs = Infinity;
+    // All thirty must fall in one second's window: start just after a second turns, and try again
+    // on a machine so slow that they did not (refusals are held about 200 ms before they are sent).
+    for (let attempt = 0; attempt < 3 && tookMs > 700; attempt += 1) {
+      await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
+      const started = performance.now();
+      outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, at) => (at % 6 === 5 ? limited.listTools() : search())),
+      );
+      tookMs = performance.now() - started;
+    }
+    const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(outcomes.length - refused.length).toBe(20);
     expect(refused).toHaveLength(10);
-    expect(JSON.stringify(refused[0]?.content)).toContain("quota 'requestsPerSecond'");
-    // A listing in the same second is refused too, as a JSON-RPC error naming the quota...
-    await expect(limited.listTools()).rejects.toThrow(/requestsPerSecond/);
-    // ...while the other tenant's client is served.
-    await expect(other.listTools()).resolves.toHaveProperty('tools');
+    for (const outcome of refused) {
+      const reason = (outcome as PromiseRejectedResult).reason as { code?: unknown };
+      const message = String(reason);
+      expect(reason.code).toBe(429);
+      expect(message).toContain('QUOTA_EXCEEDED');
+      expect(message).toContain("quota 'requestsPerSecond'");
+    }
+    // The other tenant's client is served meanwhile.
+    await expect(other.callTool({ name: 'tool_search', arguments: { query: 'weather' } })).resolves.toHaveProperty(
+      'content',
+    );
     // The next second the limited tenant is served again.
     await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
     await expect(limited.listTools()).resolves.toHaveProperty('tools');

@@ -260,13 +260,16 @@ describe('held refusals', () => {
         ),
       );
       await new Promise((done) => setTimeout(done, 100));
+      const closedAt = performance.now() - started;
       await daemon.close();
       const outcomes = await Promise.all(sent);
       const codes = new Set(outcomes.map((outcome) => outcome.code));
       expect([...codes].sort()).toEqual(['UNAVAILABLE', 'ok']);
-      expect(outcomes.filter((outcome) => outcome.code === 'UNAVAILABLE').length).toBeGreaterThanOrEqual(20);
-      // Answered as the daemon stopped, long before the last turn, and never left to time out.
-      expect(Math.max(...outcomes.map((outcome) => outcome.atMs))).toBeLessThan(400);
+      // Those whose turn had not come when the daemon began to stop (about 30 of them; fewer on a
+      // slow machine, whose timer fires late)...
+      expect(outcomes.filter((outcome) => outcome.code === 'UNAVAILABLE').length).toBeGreaterThanOrEqual(10);
+      // ...are answered as it stops, not at their turns and never left to time out.
+      expect(Math.max(...outcomes.map((outcome) => outcome.atMs)) - closedAt).toBeLessThan(200);
     } finally {
       await nc.close();
       await own.stop();

@@ -4,7 +4,6 @@ import type { Approval, CallEnvelope, DispatchResult, OpenSessionRequest } from 
 import type { Assembly, McpTool } from '@toolsearch/disclosure';
 import type { DaemonConfig } from '../config';
 import type { TurnCall } from '@toolsearch/bridge';
-import { RequestError } from '../serve-request';
 import { tokenDigest, type SessionDescriptor } from '../session-store.adapter';
 import { followHeld, heldApprovalId, type HeldCallFollow } from './held-calls';
 import type { FrontDoorBackend, FrontDoorIdentity, FrontDoorPrincipal } from './front-door-types';
@@ -36,11 +35,6 @@ export class FrontDoorSessions implements FrontDoorBackend {
       approval: (tenant: string, id: string) => Promise<Approval | undefined>;
       /** How long an MCP request waits for its held call's outcome (`http.heldCallWaitMs`). */
       heldCallWaitMs: number;
-      /**
-       * Counts one MCP request against its tenant's requests per second, waiting for its turn
-       * like a NATS request (`QuotaGate.admit`); throws a `RequestError` when it gets none.
-       */
-      admit: (tenant: string) => Promise<void>;
     },
   ) {
     for (const [tenant, settings] of Object.entries(deps.apiKeys))
@@ -82,7 +76,6 @@ export class FrontDoorSessions implements FrontDoorBackend {
   }
 
   async listTools(identity: FrontDoorIdentity): Promise<Tool[]> {
-    await this.deps.admit(identity.tenant);
     const { result, table } = await this.deps.assembly(identity.tenant, identity.session);
     // Core tools belong to the gateway that declared them and run in its process: an MCP client
     // sees only what the daemon can run (MCP and plugin tools) plus the bridge.
@@ -97,13 +90,6 @@ export class FrontDoorSessions implements FrontDoorBackend {
     args: unknown,
     follow?: HeldCallFollow,
   ): Promise<CallEnvelope> {
-    try {
-      await this.deps.admit(identity.tenant);
-    } catch (error) {
-      // Refused by the tenant's quota: the model reads the refusal as the call's result.
-      if (!(error instanceof RequestError)) throw error;
-      return { ok: false, data: null, error: { code: error.code, message: error.message }, status: 'done' };
-    }
     const [result] = await this.deps.dispatch(identity.tenant, identity.session, [
       { id: `mcp-${randomUUID()}`, name, arguments: args },
     ]);

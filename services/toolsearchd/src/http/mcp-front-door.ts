@@ -14,6 +14,7 @@ import { EDGE_ERROR_CODES, refuse, RPC_CODES, type Refusal } from './edge-refusa
 import type { HttpConfig } from './http-config';
 import { McpEventStreams } from './mcp-event-streams';
 import { McpSessionSweep } from './mcp-session-sweep';
+import { admissionRefusal, mcpRequestWeight } from './mcp-request-admission';
 import { isRefusal, McpSessionQuotas, quotaRefusal } from './mcp-session-quotas';
 import { sessionServer } from './mcp-session-server';
 import { McpSessionStore, type McpSessionRecord } from './mcp-session-store';
@@ -83,6 +84,7 @@ export class McpFrontDoor {
   readonly #local: McpSessionQuotas;
   readonly #sweep: McpSessionSweep;
   readonly #observe: (method: string, outcome: string) => void;
+  readonly #admit: ((tenant: string, weight: number, bytes: number) => Promise<void>) | undefined;
 
   constructor(options: {
     backend: FrontDoorBackend;
@@ -98,7 +100,14 @@ export class McpFrontDoor {
     /** Tenants the config names: their quiet sessions are swept even when this replica never saw them. */
     tenants?: readonly string[];
     observe?: (method: string, outcome: string) => void;
+    /**
+     * Counts a request (`tools/list`, `tools/call`) against its tenant's requests per second,
+     * waiting for its turn like a NATS request (`QuotaGate.admit`); throws a `RequestError` when
+     * it gets none.
+     */
+    admit?: (tenant: string, weight: number, bytes: number) => Promise<void>;
   }) {
+    this.#admit = options.admit;
     this.#backend = options.backend;
     this.#log = options.log;
     this.#maxBodyBytes = options.maxBodyBytes;
@@ -174,7 +183,32 @@ export class McpFrontDoor {
     }
     const read = await this.#readBody(req, res);
     if (!read.ok) return refuse(req, res, read.refusal);
+    if (!(await this.#admitted(record.tenant, read, req, res))) return;
     await this.#serve(record, req, res, read.value);
+  }
+
+  /**
+   * Counts a request against its tenant's requests per second (weighed as the same work over
+   * NATS; past the tenant's burst it waits for its turn, holding its body). A refusal is answered
+   * here, a 429 held like a refused initialize's. False when the request is not to be served:
+   * refused, or its client went away while it waited.
+   */
+  async #admitted(
+    tenant: string,
+    read: { value: unknown; bytes: number },
+    req: IncomingMessage,
+    res: ServerResponse,
+  ): Promise<boolean> {
+    const weight = mcpRequestWeight(read.value);
+    if (weight === 0 || this.#admit === undefined) return true;
+    try {
+      await this.#admit(tenant, weight, read.bytes);
+    } catch (error) {
+      if (!(error instanceof RequestError)) throw error;
+      this.#refuseQuota(tenant, req, res, admissionRefusal(error));
+      return false;
+    }
+    return !res.destroyed && !res.writableEnded;
   }
 
   /** The session's GET event stream, held by this replica for as long as the client keeps it open. */

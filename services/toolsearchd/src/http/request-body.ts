@@ -3,7 +3,7 @@ import { jsonDepthWithin } from '../json-limits';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
 export type BodyResult =
-  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: true; readonly value: unknown; readonly bytes: number }
   | { readonly ok: false; readonly refusal: Refusal };
 
 /**
@@ -79,7 +79,7 @@ export function readJsonBody(
           },
         });
       try {
-        finish({ ok: true as const, value: JSON.parse(body.toString('utf8')) as unknown });
+        finish({ ok: true as const, value: JSON.parse(body.toString('utf8')) as unknown, bytes: body.length });
       } catch {
         finish({
           ok: false,

@@ -39,8 +39,6 @@ export async function startHttp(
       ),
     approval: (tenant, id) => parts.dispatch.approvals.get(tenant, id),
     heldCallWaitMs: config.http.heldCallWaitMs,
-    // An MCP request counts as one NATS request of weight 1 (a search over /mcp is one query).
-    admit: (tenant) => parts.quotas.admit(tenant, 1),
   });
   const frontDoor = new McpFrontDoor({
     backend,
@@ -53,6 +51,7 @@ export async function startHttp(
     maxJsonDepth: config.limits.maxJsonDepth,
     limits: config.http,
     observe: (method, outcome) => metrics.observeMcpRequest(method, outcome),
+    admit: (tenant, weight, bytes) => parts.quotas.admit(tenant, weight, { bytes }),
   });
   const http = new HttpFrontend({
     frontDoor,

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { QuotaExceededError } from '../quotas';
+import { RequestError } from '../serve-request';
+import { admissionRefusal, mcpRequestWeight } from './mcp-request-admission';
+
+const call = (name: string, args: unknown) => ({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+describe('mcpRequestWeight', () => {
+  it('weighs an /mcp request as the same work over NATS', () => {
+    expect(mcpRequestWeight({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).toBe(1);
+    expect(mcpRequestWeight(call('github__create_issue', {}))).toBe(1);
+    expect(mcpRequestWeight(call('tool_search', { query: 'weather' }))).toBe(1);
+    expect(mcpRequestWeight(call('tool_search', { queries: ['a', 'b', 'c'] }))).toBe(3);
+    // More queries than the bridge takes count as many as it would run.
+    expect(mcpRequestWeight(call('tool_search', { queries: Array.from({ length: 50 }, () => 'q') }))).toBe(7);
+    expect(mcpRequestWeight([call('tool_search', { queries: ['a', 'b'] }), call('x', null)])).toBe(3);
+    for (const free of [{ method: 'ping' }, { method: 'notifications/initialized' }, null, 'tools/list', 42])
+      expect(mcpRequestWeight(free)).toBe(0);
+  });
+});
+
+describe('admissionRefusal', () => {
+  it('answers a quota refusal 429 with the quota and its limit, and a stopping daemon 503', () => {
+    const refusal = admissionRefusal(
+      new QuotaExceededError('requestsPerSecond', 20, 'too many requests in this second'),
+    );
+    expect(refusal).toMatchObject({
+      status: 429,
+      code: 'QUOTA_EXCEEDED',
+      data: { quota: 'requestsPerSecond', limit: 20 },
+    });
+    expect(admissionRefusal(new RequestError('UNAVAILABLE', 'the daemon is stopping'))).toMatchObject({
+      status: 503,
+      code: 'UNAVAILABLE',
+    });
+  });
+});

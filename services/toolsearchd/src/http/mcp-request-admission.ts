@@ -1,0 +1,47 @@
+import { QuotaExceededError } from '../quotas';
+import type { RequestError } from '../serve-request';
+import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
+
+/** The most queries one `tool_search` call may carry (the bridge refuses more). */
+const MAX_SEARCH_QUERIES = 7;
+
+/**
+ * What one JSON-RPC message of an `/mcp` POST counts against its tenant's requests per second,
+ * as the same work over NATS would: `tools/list` 1, `tools/call` 1, a `tool_search` call 1 per
+ * query (as `sessions.<s>.search`). Everything else (pings, notifications, responses) is free;
+ * `initialize` has its own caps.
+ */
+function messageWeight(message: unknown): number {
+  if (typeof message !== 'object' || message === null) return 0;
+  const { method, params } = message as { method?: unknown; params?: unknown };
+  if (method === 'tools/list') return 1;
+  if (method !== 'tools/call') return 0;
+  const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
+  if (name !== 'tool_search') return 1;
+  const queries = (args as { queries?: unknown } | null | undefined)?.queries;
+  return Array.isArray(queries) ? Math.min(MAX_SEARCH_QUERIES, Math.max(1, queries.length)) : 1;
+}
+
+/** The weight of an `/mcp` POST body: its message, or the sum over a batch of them. */
+export function mcpRequestWeight(body: unknown): number {
+  if (!Array.isArray(body)) return messageWeight(body);
+  let weight = 0;
+  for (const message of body) weight += messageWeight(message);
+  return weight;
+}
+
+/**
+ * The edge's answer to a request the tenant's quota refused: 429 with the quota and its limit,
+ * like a refused initialize; `UNAVAILABLE` (the daemon is stopping) as 503.
+ */
+export function admissionRefusal(error: RequestError): Refusal {
+  if (error instanceof QuotaExceededError)
+    return {
+      status: 429,
+      rpc: RPC_CODES.QUOTA,
+      code: EDGE_ERROR_CODES.QUOTA_EXCEEDED,
+      message: error.message,
+      data: { quota: error.quota, limit: error.limit },
+    };
+  return { status: 503, rpc: RPC_CODES.INTERNAL_ERROR, code: EDGE_ERROR_CODES.UNAVAILABLE, message: error.message };
+}
