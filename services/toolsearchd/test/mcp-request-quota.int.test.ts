@@ -9,6 +9,8 @@ import { daemonFixture, tenantId } from './harness';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const LIMITED = tenantId('mcp-rps-a');
 const OTHER = tenantId('mcp-rps-b');
+const OPENER = tenantId('mcp-rps-c');
+const KEY_OPENER = 'tsk_mcp_request_quota_key_c_0123456789';
 const KEY_LIMITED = 'tsk_mcp_request_quota_key_a_0123456789';
 const KEY_OTHER = 'tsk_mcp_request_quota_key_b_0123456789';
 const apiKey = (name: string, key: string) => [
@@ -22,6 +24,7 @@ describe('requests per second over /mcp', () => {
       // A limit of 20 is within the least burst: the whole second may be spent at once.
       [LIMITED]: { apiKeys: apiKey('a', KEY_LIMITED), quotas: { requestsPerSecond: 20 } },
       [OTHER]: { apiKeys: apiKey('b', KEY_OTHER) },
+      [OPENER]: { apiKeys: apiKey('c', KEY_OPENER), quotas: { requestsPerSecond: 50 } },
     },
   });
   let url: URL;
@@ -79,5 +82,32 @@ describe('requests per second over /mcp', () => {
     // The next second the limited tenant is served again.
     await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
     await expect(limited.listTools()).resolves.toHaveProperty('tools');
+  });
+
+  it("counts an API key's initialize as a session open (20): the third of a second at a limit of 50 is refused", async () => {
+    const initialize = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${KEY_OPENER}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        }),
+      });
+    await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
+    const answers = await Promise.all(Array.from({ length: 4 }, () => initialize()));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(await refused?.json()).toMatchObject({
+      error: { code: -32003, data: { code: 'QUOTA_EXCEEDED', quota: 'requestsPerSecond', limit: 50 } },
+    });
+    for (const answer of answers) if (answer.status === 200) await answer.body?.cancel();
   });
 });

@@ -14,7 +14,7 @@ import { EDGE_ERROR_CODES, refuse, RPC_CODES, type Refusal } from './edge-refusa
 import type { HttpConfig } from './http-config';
 import { McpEventStreams } from './mcp-event-streams';
 import { McpSessionSweep } from './mcp-session-sweep';
-import { admissionRefusal, mcpRequestWeight } from './mcp-request-admission';
+import { admissionRefusal, INITIALIZE_WEIGHT_OPENING, mcpRequestWeight } from './mcp-request-admission';
 import { isRefusal, McpSessionQuotas, quotaRefusal } from './mcp-session-quotas';
 import { sessionServer } from './mcp-session-server';
 import { McpSessionStore, type McpSessionRecord } from './mcp-session-store';
@@ -198,8 +198,8 @@ export class McpFrontDoor {
     read: { value: unknown; bytes: number },
     req: IncomingMessage,
     res: ServerResponse,
+    weight = mcpRequestWeight(read.value),
   ): Promise<boolean> {
-    const weight = mcpRequestWeight(read.value);
     if (weight === 0 || this.#admit === undefined) return true;
     try {
       await this.#admit(tenant, weight, read.bytes);
@@ -273,6 +273,9 @@ export class McpFrontDoor {
       const read = await this.#readBody(req, res);
       if (!read.ok) return refuse(req, res, read.refusal);
       if (!isInitializeRequest(read.value)) return refuse(req, res, noSession());
+      // An API key's initialize opens a session: it counts as a `sessions.open` over NATS does.
+      const weight = principal.kind === 'apiKey' ? INITIALIZE_WEIGHT_OPENING : 1;
+      if (!(await this.#admitted(principal.tenant, read, req, res, weight))) return;
       const identity = await this.#attach(principal);
       if (!('session' in identity)) return this.#refuseQuota(principal.tenant, req, res, identity);
       const reserved = await this.#store.reserve(identity, credential);

@@ -1,4 +1,4 @@
-import { QuotaExceededError } from '../quotas';
+import { QuotaExceededError, REQUEST_WEIGHTS } from '../quotas';
 import type { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
@@ -6,10 +6,17 @@ import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 const MAX_SEARCH_QUERIES = 7;
 
 /**
+ * What an `initialize` with a tenant API key counts: it opens a session, as `sessions.open` does over NATS
+ * (`REQUEST_WEIGHTS`). With a session token it counts 1 (it opens nothing).
+ */
+export const INITIALIZE_WEIGHT_OPENING =
+  typeof REQUEST_WEIGHTS.sessionsOpen === 'number' ? REQUEST_WEIGHTS.sessionsOpen : 1;
+
+/**
  * What one JSON-RPC message of an `/mcp` POST counts against its tenant's requests per second,
  * as the same work over NATS would: `tools/list` 1, `tools/call` 1, a `tool_search` call 1 per
  * query (as `sessions.<s>.search`). Everything else (pings, notifications, responses) is free;
- * `initialize` has its own caps.
+ * `initialize` is weighed where it is served (`INITIALIZE_WEIGHT_OPENING`).
  */
 function messageWeight(message: unknown): number {
   if (typeof message !== 'object' || message === null) return 0;
