@@ -58,6 +58,9 @@ describe('requests per second over /mcp', () => {
     // All thirty must fall in one second's window: start just after a second turns, and try again
     // on a machine so slow that they did not (refusals are held about 200 ms before they are sent).
     for (let attempt = 0; attempt < 3 && tookMs > 700; attempt += 1) {
+      // The initialize (an API key's counts 20: the whole second) and any earlier attempt booked
+      // up to a second of the tenant's pace: let it pass, so that only the window decides.
+      await new Promise((done) => setTimeout(done, 1_000));
       await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
       const started = performance.now();
       outcomes = await Promise.allSettled(
