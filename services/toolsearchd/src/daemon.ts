@@ -165,7 +165,6 @@ export class Daemon {
       await this.#http?.http.close();
       await this.#service?.stop().catch(() => undefined);
       await this.#endpoints?.releaseHeldRefusals();
-      await new Promise((done) => setImmediate(done));
       await this.#parts?.stop();
       await this.#parts?.nc.drain().catch(() => undefined);
       this.#parts?.redis.disconnect();

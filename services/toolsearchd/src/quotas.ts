@@ -114,7 +114,7 @@ export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((p
 const UNPACED: ReadonlySet<EndpointName> = new Set<EndpointName>(['toolsetsPut', 'toolsetsDelete']);
 
 /** The number of queries a search request carries (1 when it is not a list), at most 100. */
-function queryCount(payload: unknown): number {
+export function queryCount(payload: unknown): number {
   const queries = (payload as { queries?: unknown } | null | undefined)?.queries;
   return Array.isArray(queries) ? Math.min(100, Math.max(1, queries.length)) : 1;
 }

@@ -1,9 +1,7 @@
-import { QuotaExceededError, REQUEST_WEIGHTS } from '../quotas';
+import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
+import { QuotaExceededError, queryCount, REQUEST_WEIGHTS } from '../quotas';
 import type { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
-
-/** The most queries one `tool_search` call may carry (the bridge refuses more). */
-const MAX_SEARCH_QUERIES = 7;
 
 /**
  * What an `initialize` with a tenant API key counts: it opens a session, as `sessions.open` does over NATS
@@ -25,8 +23,8 @@ function messageWeight(message: unknown): number {
   if (method !== 'tools/call') return 0;
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
   if (name !== 'tool_search') return 1;
-  const queries = (args as { queries?: unknown } | null | undefined)?.queries;
-  return Array.isArray(queries) ? Math.min(MAX_SEARCH_QUERIES, Math.max(1, queries.length)) : 1;
+  // Counted as a NATS search of the same queries, at most as many as the bridge runs.
+  return Math.min(BRIDGE_LIMITS.maxQueries, queryCount(args));
 }
 
 /** The weight of an `/mcp` POST body: its message, or the sum over a batch of them. */
