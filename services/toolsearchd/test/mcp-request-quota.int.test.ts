@@ -54,20 +54,22 @@ describe('requests per second over /mcp', () => {
     const other = await mcpClient(KEY_OTHER);
     const search = () => limited.callTool({ name: 'tool_search', arguments: { query: 'weather' } });
     let outcomes: PromiseSettledResult<unknown>[] = [];
-    let tookMs = Infinity;
-    // All thirty must fall in one second's window: start just after a second turns, and try again
-    // on a machine so slow that they did not (refusals are held about 200 ms before they are sent).
-    for (let attempt = 0; attempt < 3 && tookMs > 700; attempt += 1) {
+    let oneWindow = false;
+    // All thirty must be admitted in one second's window: start just after a second turns, and
+    // try again when the last answer came in a later second (a loaded machine whose timer fired
+    // late, or that was slow to answer; refusals are held about 200 ms before they are sent).
+    for (let attempt = 0; attempt < 3 && !oneWindow; attempt += 1) {
       // The initialize (an API key's counts 20: the whole second) and any earlier attempt booked
       // up to a second of the tenant's pace: let it pass, so that only the window decides.
       await new Promise((done) => setTimeout(done, 1_000));
       await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
-      const started = performance.now();
+      const second = Math.floor(Date.now() / 1_000);
       outcomes = await Promise.allSettled(
         Array.from({ length: 30 }, (_, at) => (at % 6 === 5 ? limited.listTools() : search())),
       );
-      tookMs = performance.now() - started;
+      oneWindow = Math.floor(Date.now() / 1_000) === second;
     }
+    expect(oneWindow).toBe(true);
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
     expect(outcomes.length - refused.length).toBe(20);
     expect(refused).toHaveLength(10);
