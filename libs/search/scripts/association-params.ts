@@ -30,6 +30,17 @@ export const PARAMS = {
     /** Necessity at which a word keeps its full weight. */
     fullAt: 0.7,
   },
+  /** Related words from the synthetic request / tool pairs (`related-words.ts`). */
+  related: {
+    minQueries: 3,
+    minPairs: 2,
+    minShare: 0.2,
+    maxToolShare: 0.05,
+    minLift: 20,
+    minServers: 2,
+    weight: 0.6,
+    perTerm: 4,
+  },
   cooccurrence: {
     maxTermsPerDoc: 40,
     minDocs: 5,

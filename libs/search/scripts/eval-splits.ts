@@ -24,7 +24,9 @@ const variants: Record<string, Partial<RankingOptions>> = {
     abstain: false,
     translate: false,
     hintValues: false,
+    relate: false,
   },
+  'no related': { relate: false },
   'no value hints': { hintValues: false },
   'no abstain': { abstain: false },
   'weights only': { expand: false },
@@ -36,6 +38,9 @@ const variants: Record<string, Partial<RankingOptions>> = {
 // Tuning aid: `SCALES=0.3,0.6` adds a variant per association scale.
 for (const scale of (process.env['SCALES'] ?? '').split(',').filter(Boolean))
   variants[`scale ${scale}`] = { expansionScale: Number(scale) };
+// `RELATED_SCALES=0.5,2` adds a variant per related-word scale.
+for (const scale of (process.env['RELATED_SCALES'] ?? '').split(',').filter(Boolean))
+  variants[`related ${scale}`] = { relatedScale: Number(scale) };
 // `VARIANTS=current,no abstain` runs only those.
 const only = process.env['VARIANTS']?.split(',');
 const cell = (part: string, engine: SearchEngine, ids: string[], queries: EvalQuery[]) => {

@@ -29,7 +29,7 @@ import {
 import { splitQueries } from '../src/query-split';
 import { DEFAULT_RANKING } from '../src/ranking-options';
 import { SearchEngine } from '../src/search-engine';
-import { loadEvalSet, EVAL_SETS, type EvalSet } from './eval-data';
+import { loadEvalSet, EVAL_SETS, HELD_OUT_SETS, type EvalSet } from './eval-data';
 
 /** The threshold may withhold at most this share of any answerable set's tuning hits, rounded down. */
 const MAX_LOST_HITS = 0.01;
@@ -64,10 +64,21 @@ const FIT_SETS: readonly EvalSet[] =
           catalogs: ['catalog-livemcpbench.jsonl'],
         },
       ];
-for (const set of FIT_SETS) {
+const wholeSets = (names: string | undefined) =>
+  HELD_OUT_SETS.filter((set) =>
+    (names ?? '').split(',').some((name) => name !== '' && set.name.startsWith(`${name} `)),
+  );
+const fitWhole = wholeSets(process.env['FIT_WHOLE']);
+const checkWhole = wholeSets(process.env['CHECK_WHOLE']);
+const ALL_SETS = [...FIT_SETS, ...fitWhole, ...checkWhole];
+for (const set of ALL_SETS) {
   const { documents, ids, queries } = loadEvalSet(dataDir, set);
   const engine = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false });
-  const parts = splitQueries(queries);
+  const parts = fitWhole.includes(set)
+    ? { tuning: queries, test: [] }
+    : checkWhole.includes(set)
+      ? { tuning: [], test: queries }
+      : splitQueries(queries);
   for (const part of ['tuning', 'test'] as const)
     for (const query of parts[part]) {
       const hits = engine.search(query.query, 5);
@@ -106,7 +117,7 @@ const round = (value: number) => Math.round(value * 1e4) / 1e4;
 const weights = w.map(round);
 const model: ConfidenceModel = { weights, bias: round(bias), abstainBelow: 0 };
 const scored = samples.map((s) => ({ ...s, p: confidenceOf(s.x, model) }));
-const answerableSets = FIT_SETS.filter((set) => scored.some((s) => s.set === set.name && s.answerable));
+const answerableSets = ALL_SETS.filter((set) => scored.some((s) => s.set === set.name && s.answerable));
 // The threshold may cost no answerable set more than MAX_LOST_HITS of its tuning hits: none in a
 // set under 100 (allowing one cost a LiveMCPBench frozen-test hit every time it was tried).
 type Scored = (typeof scored)[number];
@@ -151,7 +162,7 @@ console.log(`weights ${weights.join(', ')} bias ${round(bias)}; abstain below ${
 console.log(
   gate === undefined ? 'no context check' : `context check under ${gate.below}: support below ${gate.support}`,
 );
-for (const set of FIT_SETS) {
+for (const set of ALL_SETS) {
   const cells = (['tuning', 'test'] as const).map((part) => {
     const mine = scored.filter((s) => s.set === set.name && s.part === part);
     const withheld = mine.filter(withheldBy);

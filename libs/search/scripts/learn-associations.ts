@@ -10,7 +10,7 @@
  * Run: `npx tsx libs/search/scripts/learn-associations.ts [data dir]` (default ../shared/data).
  * Deterministic: the same data gives the same bytes.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze, analyzeQuery } from '../src/analyzer';
@@ -18,6 +18,7 @@ import { parseQueryFile } from '../src/query-file';
 import { splitQueries } from '../src/query-split';
 import { PARAMS, type Association } from './association-params';
 import { cooccurrenceAssociations } from './cooccurrence';
+import { learnRelated, type RequestPair } from './related-words';
 import {
   PUBLIC_CATALOGS,
   publicDataDir,
@@ -126,39 +127,95 @@ if (sources.includes('cooccurrence'))
   for (const { from, to, weight } of cooccurrenceAssociations(documents, df, PARAMS.cooccurrence))
     offer(from, to, weight);
 
+// Related words from the synthetic (request, tool) pairs of `training/` (libs/search/training/README.md).
+const related = new Map<string, { term: string; weight: number }[]>();
+const relatedParams = { ...PARAMS.related, ...JSON.parse(process.env['RELATED'] ?? '{}') } as typeof PARAMS.related;
+const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
+let syntheticPairs = 0;
+const syntheticCount = new Map<string, number>(); // q → synthetic requests containing q
+const syntheticKept = new Map<string, number>(); // q → those whose tool contains q itself
+if (existsSync(trainingFile) && process.env['RELATED'] !== 'off') {
+  const byId = new Map<string, CatalogTool>();
+  for (const catalog of CATALOGS)
+    for (const tool of readJsonl<CatalogTool>(catalog)) byId.set(`${tool.server}::${tool.name}`, tool);
+  const pairs: RequestPair[] = [];
+  for (const line of readFileSync(trainingFile, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const { id, requests } = JSON.parse(line) as { id: string; requests: string[] };
+    const tool = byId.get(id);
+    if (tool === undefined) throw new Error(`${trainingFile}: no catalog tool ${id}`);
+    for (const request of requests) pairs.push({ request, toolTexts: [toolText(tool)], servers: [tool.server] });
+  }
+  syntheticPairs = pairs.length;
+  for (const pair of pairs) {
+    const toolTerms = new Set(pair.toolTexts.flatMap((text) => analyze(text)));
+    for (const q of new Set(analyzeQuery(pair.request))) {
+      syntheticCount.set(q, (syntheticCount.get(q) ?? 0) + 1);
+      if (toolTerms.has(q)) syntheticKept.set(q, (syntheticKept.get(q) ?? 0) + 1);
+    }
+  }
+  for (const { from, to, weight } of learnRelated(pairs, df, documents.length, relatedParams)) {
+    const row = related.get(from) ?? [];
+    row.push({ term: to, weight });
+    related.set(from, row);
+  }
+}
+
 // Term necessity (Zhao & Callan): how often a request word also appears in the tool that serves
 // the request, smoothed towards the mean. Words that requests use for context ("planning",
 // "curious", "family") score low and are weighted down; unseen words keep weight 1.
 const { necessity } = PARAMS;
-let keptAll = 0;
-let countAll = 0;
-for (const [q, n] of requestCount) {
-  keptAll += keptCount.get(q) ?? 0;
-  countAll += n;
+function necessityWeights(count: ReadonlyMap<string, number>, kept: ReadonlyMap<string, number>) {
+  let keptAll = 0;
+  let countAll = 0;
+  for (const [q, n] of count) {
+    keptAll += kept.get(q) ?? 0;
+    countAll += n;
+  }
+  const prior = keptAll / Math.max(countAll, 1);
+  const weights = new Map<string, number>();
+  for (const [q, n] of count) {
+    if (n < necessity.minQueries) continue;
+    const p = ((kept.get(q) ?? 0) + necessity.smoothing * prior) / (n + necessity.smoothing);
+    weights.set(q, Math.min(1, necessity.floor + (1 - necessity.floor) * (p / necessity.fullAt)));
+  }
+  return weights;
 }
-const prior = keptAll / Math.max(countAll, 1);
+const tuningWeights = necessityWeights(requestCount, keptCount);
+const syntheticWeights = necessityWeights(syntheticCount, syntheticKept);
+// The weights come from the distributed tuning pairs. `NECESSITY=mean` averages them with the
+// synthetic requests' (where both have a word), `NECESSITY=fill` takes the synthetic weight of words
+// the tuning pairs lack: both raised the project's own sets and lowered StableToolBench's frozen
+// part (BENCHMARKS.md, seventeenth session), so neither is the default; kept for re-measuring.
+const mode = process.env['NECESSITY'] ?? 'tuning';
 const ownWeight = new Map<string, number>();
-for (const [q, n] of requestCount) {
-  if (n < necessity.minQueries) continue;
-  const p = ((keptCount.get(q) ?? 0) + necessity.smoothing * prior) / (n + necessity.smoothing);
-  const weight = Math.min(1, necessity.floor + (1 - necessity.floor) * (p / necessity.fullAt));
+for (const q of new Set([...tuningWeights.keys(), ...(mode === 'tuning' ? [] : syntheticWeights.keys())])) {
+  const tuned = tuningWeights.get(q);
+  const synthetic = mode === 'tuning' ? undefined : syntheticWeights.get(q);
+  let weight = tuned ?? (synthetic as number);
+  if (mode === 'mean' && tuned !== undefined && synthetic !== undefined) weight = (tuned + synthetic) / 2;
   if (weight < 0.995) ownWeight.set(q, weight);
 }
 
 // Keep the strongest few per term, rounded: a compact, stable artefact.
 const lines: string[] = [];
-for (const from of [...new Set([...table.keys(), ...ownWeight.keys()])].sort()) {
-  const row = (table.get(from) ?? [])
-    .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
-    .slice(0, PARAMS.maxPerTerm)
-    .map((entry) => `${entry.term}:${Math.round(entry.weight * 100)}`);
+const strongest = (entries: { term: string; weight: number }[], most: number) =>
+  entries.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1)).slice(0, most);
+for (const from of [...new Set([...table.keys(), ...ownWeight.keys(), ...related.keys()])].sort()) {
+  const row = strongest(table.get(from) ?? [], PARAMS.maxPerTerm).map(
+    (entry) => `${entry.term}:${Math.round(entry.weight * 100)}`,
+  );
+  for (const entry of strongest(related.get(from) ?? [], relatedParams.perTerm)) {
+    const weight = Math.round(Math.min(entry.weight, 0.99) * 100);
+    if (weight > 0) row.push(`+${entry.term}:${weight}`);
+  }
   const own = ownWeight.get(from);
   if (own !== undefined) row.unshift(`=${Math.round(own * 100)}`);
   if (row.length > 0) lines.push(`${from} ${row.join(' ')}`);
 }
-const header = `// Generated by libs/search/scripts/learn-associations.ts from ${pairQueries} tuning (request, gold) pairs
-// and ${documents.length} distinct catalog tool texts. Do not edit: run the script again.
-// One line per query term (a Snowball stem): term [=own weight×100] assoc:weight×100 ….
+const header = `// Generated by libs/search/scripts/learn-associations.ts from ${pairQueries} tuning (request, gold) pairs,
+// ${syntheticPairs} synthetic request / tool pairs and ${documents.length} distinct catalog tool texts. Do not edit: run the script again.
+// One line per query term (a Snowball stem): term [=own weight×100] assoc:weight×100 … +related:weight×100 ….
 `;
 writeFileSync(out, `${header}export const TERM_ASSOCIATIONS_TEXT = ${JSON.stringify(lines.join('\n'))};\n`, 'utf8');
 writeFileSync(

@@ -54,6 +54,8 @@ function describeTerm(entry: TermExplanation): string {
       return `${entry.term} (typo of ${entry.from} ×${entry.weight})`;
     case 'association':
       return `${entry.term} (learned from ${entry.from} ×${entry.weight})`;
+    case 'related':
+      return `${entry.term} (learned from requests saying ${entry.from} ×${entry.weight})`;
     case 'glossary':
       return `${entry.term} (glossary for ${entry.from} ×${entry.weight})`;
     case 'translation':

@@ -23,10 +23,17 @@ function catalogFor(word: string, targets: readonly string[]) {
 
 describe('learned table', () => {
   it('parses term weights and associations, dropping malformed entries', () => {
-    const table = parseAssociations('backup =40 restor:22 snapshot:150 bad\nweather wind:20');
-    expect(table.get('backup')).toEqual({ weight: 0.4, associations: [{ term: 'restor', weight: 0.22 }] });
+    const table = parseAssociations(
+      'backup =40 restor:22 snapshot:150 bad +archiv:30 +x:0\nweather wind:20\nrain +weather:60',
+    );
+    expect(table.get('backup')).toEqual({
+      weight: 0.4,
+      associations: [{ term: 'restor', weight: 0.22 }],
+      related: [{ term: 'archiv', weight: 0.3 }],
+    });
     expect(table.get('weather')?.weight).toBe(1);
-    expect(learnedTerm('zzzunknownzzz')).toEqual({ weight: 1, associations: [] });
+    expect(table.get('rain')).toEqual({ weight: 1, associations: [], related: [{ term: 'weather', weight: 0.6 }] });
+    expect(learnedTerm('zzzunknownzzz')).toEqual({ weight: 1, associations: [], related: [] });
   });
 
   it('gives context words of requests less weight than the words that name tools', () => {
@@ -96,5 +103,64 @@ describe('query expansion', () => {
     expect(terms.origins.filter((origin) => origin === 'association').length).toBeLessThanOrEqual(
       EXPANSION.maxAssociations,
     );
+  });
+});
+
+/** The first request words of the learned table with related words, and those words. */
+function wordsWithRelated(count: number): { word: string; targets: string[] }[] {
+  const found: { word: string; targets: string[] }[] = [];
+  for (const word of ['rain', 'wipe', 'photo', 'song', 'forecast', 'invoice', 'tweet', 'stock', 'crypto', 'movie']) {
+    const targets = learnedTerm(word).related.map((r) => r.term);
+    if (targets.length > 0) found.push({ word, targets });
+    if (found.length === count) break;
+  }
+  return found;
+}
+
+describe('related words (learned from request / tool pairs)', () => {
+  it('adds the related words of any request word, not only weak ones, below its weight and outside the mass', () => {
+    const [{ word, targets }] = wordsWithRelated(1) as [{ word: string; targets: string[] }];
+    // The word is in many tools here: the co-occurrence expansion would leave it alone.
+    const common = Array.from({ length: EXPANSION.weakDocumentFrequency + 2 }, (_, i) => tool(`c${i}`, `${word} info`));
+    const documents = buildSessionTools(
+      [
+        toolset('many', common),
+        toolset(
+          't',
+          targets.map((target, i) => tool(`r${i}`, `${target} thing`)),
+        ),
+      ],
+      defaultToolSearchConfig(),
+    ).deferred.map((t) => toSearchDocument(t));
+    const terms = new SearchEngine(documents).queryTerms(word);
+    const without = new SearchEngine(documents, { ...DEFAULT_RANKING, relate: false }).queryTerms(word);
+    const added = terms.origins.flatMap((origin, at) => (origin === 'related' ? [at] : []));
+    expect(added.length).toBeGreaterThan(0);
+    for (const at of added) {
+      expect(targets).toContain(terms.terms[at]);
+      expect(terms.sources[at]).toBe(word);
+      expect(terms.weights[at]).toBeGreaterThan(0);
+      expect(terms.weights[at]).toBeLessThan(terms.weights[0] as number);
+    }
+    expect(terms.mass).toBeCloseTo(without.mass, 9);
+    expect(without.origins).not.toContain('related');
+  });
+
+  it('keeps at most the bounded number of related words however many words a request has', () => {
+    const found = wordsWithRelated(10);
+    expect(found.length).toBeGreaterThan(2);
+    const documents = buildSessionTools(
+      [
+        toolset(
+          'x',
+          found.flatMap(({ word, targets }) => [word, ...targets]).map((text, i) => tool(`t${i}`, text)),
+        ),
+      ],
+      defaultToolSearchConfig(),
+    ).deferred.map((t) => toSearchDocument(t));
+    const terms = new SearchEngine(documents).queryTerms(found.map(({ word }) => word).join(' '));
+    const related = terms.origins.filter((origin) => origin === 'related').length;
+    expect(related).toBeGreaterThan(0);
+    expect(related).toBeLessThanOrEqual(EXPANSION.maxRelated);
   });
 });

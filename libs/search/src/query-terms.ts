@@ -19,7 +19,8 @@ export type TermOrigin =
   | 'value'
   | 'typo'
   | 'glossary'
-  | 'association';
+  | 'association'
+  | 'related';
 
 /** A query as the index sees it: parallel arrays of term ids, weights and the terms themselves. */
 export interface QueryTerms {
@@ -64,6 +65,8 @@ export const EXPANSION = {
   weakDocumentFrequency: 3,
   /** Requests with more terms than this are not expanded: they already say enough. */
   maxTermsToExpand: 32,
+  /** At most this many learned related words (`LearnedTerm.related`) per query, the strongest kept. */
+  maxRelated: 8,
 } as const;
 
 /** Unknown query words beyond this many do not lower a tool's coverage further. */
@@ -88,6 +91,8 @@ export function buildQueryTerms(
   options: {
     expand?: boolean;
     expansionScale?: number;
+    relate?: boolean;
+    relatedScale?: number;
     correctTypos?: boolean;
     weighTerms?: boolean;
     translate?: boolean;
@@ -135,6 +140,9 @@ export function buildQueryTerms(
   let unknown = 0;
   // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.
   const weak: { term: string; weight: number }[] = [];
+  // Every word of the request (known to the catalog or not: a CJK pair no English tool has may
+  // still have learned related words), for the learned related words.
+  const said: { term: string; weight: number }[] = [];
   const visit = (
     term: string,
     isImplied: boolean,
@@ -148,6 +156,7 @@ export function buildQueryTerms(
       const weight = isImplied ? 1 : learnedWeight(term);
       mass += weight * index.idf(id);
       add(id, term, weight, origin, from);
+      said.push({ term, weight });
       if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
       return;
     }
@@ -160,6 +169,7 @@ export function buildQueryTerms(
       return;
     }
     weak.push({ term, weight: 1 });
+    said.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
     // pasted blob (a base64 image, a log line) must not drown the words that do match.
     const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
@@ -203,8 +213,29 @@ export function buildQueryTerms(
       const id = index.termId(term);
       if (id !== undefined && !own.has(id)) add(id, term, EXPANSION.valueHintWeight, 'value', kind);
     }
-  if (options.expand !== false && analysed.size <= EXPANSION.maxTermsToExpand)
-    expand(index, weak, own, add, options.expansionScale ?? 1);
+  if (options.expand !== false && analysed.size <= EXPANSION.maxTermsToExpand) {
+    expand(
+      index,
+      weak,
+      own,
+      add,
+      options.expansionScale ?? 1,
+      (term) => learnedTerm(term).associations,
+      EXPANSION.maxAssociations,
+      'association',
+    );
+    if (options.relate !== false)
+      expand(
+        index,
+        said,
+        own,
+        add,
+        options.relatedScale ?? 1,
+        (term) => learnedTerm(term).related,
+        EXPANSION.maxRelated,
+        'related',
+      );
+  }
   return { ids, weights, terms, origins, sources, mass, unknownMass, words: raw, analysed };
 }
 
@@ -280,13 +311,16 @@ function expand(
   own: ReadonlySet<number>,
   add: (id: number, term: string, weight: number, origin: TermOrigin, source: string) => void,
   scaleBy: number,
+  associationsOf: (term: string) => readonly { term: string; weight: number }[],
+  most: number,
+  origin: TermOrigin,
 ): void {
   const best = new Map<number, { term: string; weight: number; source: string }>();
   const count = Math.min(sources.length, EXPANSION.maxTermsToExpand);
   for (let at = 0; at < count; at += 1) {
     const { term: source, weight: sourceWeight } = sources[at] as { term: string; weight: number };
     const scale = sourceWeight * scaleBy;
-    for (const { term, weight } of learnedTerm(source).associations) {
+    for (const { term, weight } of associationsOf(source)) {
       const id = index.termId(term);
       if (id === undefined || own.has(id)) continue;
       const w = weight * scale;
@@ -296,6 +330,6 @@ function expand(
   }
   [...best]
     .sort((a, b) => b[1].weight - a[1].weight || a[0] - b[0])
-    .slice(0, EXPANSION.maxAssociations)
-    .forEach(([id, { term, weight, source }]) => add(id, term, weight, 'association', source));
+    .slice(0, most)
+    .forEach(([id, { term, weight, source }]) => add(id, term, weight, origin, source));
 }

@@ -29,6 +29,10 @@ export interface RankingOptions {
   readonly weighTerms: boolean;
   /** Multiplier of the learned association weights (1: as learned). */
   readonly expansionScale: number;
+  /** Learned related words of every request word (`LearnedTerm.related`) on or off (with `expand`). */
+  readonly relate: boolean;
+  /** Multiplier of the related words' weights (1: as learned). */
+  readonly relatedScale: number;
   /** Typo correction of query words no tool contains (`typo-matcher.ts`) on or off. */
   readonly correctTypos: boolean;
   /** Japanese and Chinese requests read for the English words they say (`cross-lingual.ts`). */
@@ -48,6 +52,8 @@ export const DEFAULT_RANKING: RankingOptions = {
   expand: true,
   weighTerms: true,
   expansionScale: 1,
+  relate: true,
+  relatedScale: 1,
   correctTypos: true,
   translate: true,
   hintValues: true,

@@ -136,6 +136,8 @@ export class SearchEngine {
       expand: this.ranking.expand,
       weighTerms: this.ranking.weighTerms,
       expansionScale: this.ranking.expansionScale,
+      relate: this.ranking.relate,
+      relatedScale: this.ranking.relatedScale,
       correctTypos: this.ranking.correctTypos,
       translate: this.ranking.translate,
       hintValues: this.ranking.hintValues,
@@ -186,7 +188,10 @@ export class SearchEngine {
     if (terms.ids.length === 0) return this.fallback(hits, lower, limit);
     // Only added terms (typo corrections, expansions, renderings) and no word of the request's
     // own: a tool name containing the text is the surer answer when there is one ("hub").
-    if (hits.length === 0 && !terms.origins.some((origin) => origin === 'query' || origin === 'translation' || origin === 'implied')) {
+    if (
+      hits.length === 0 &&
+      !terms.origins.some((origin) => origin === 'query' || origin === 'translation' || origin === 'implied')
+    ) {
       const named = substringHits(this.index, lower, limit);
       if (named.length > 0) return { hits: named, confidence: SUBSTRING_CONFIDENCE, nearest: [] };
     }

@@ -13,10 +13,15 @@ export interface LearnedTerm {
   /** Weight of the term itself in a request (term necessity; 1 when not learned). */
   readonly weight: number;
   readonly associations: readonly TermAssociation[];
+  /**
+   * Tool words that requests saying this word were served by (learned from request / tool pairs;
+   * `+term:weight` in the table): expanded for every request word, not only for weak ones.
+   */
+  readonly related: readonly TermAssociation[];
 }
 
 let table: Map<string, LearnedTerm> | undefined;
-const UNKNOWN: LearnedTerm = { weight: 1, associations: [] };
+const UNKNOWN: LearnedTerm = { weight: 1, associations: [], related: [] };
 
 /**
  * Parses the learned table (`generated/term-associations.ts`, written by
@@ -28,6 +33,7 @@ export function parseAssociations(text: string): Map<string, LearnedTerm> {
     const [from, ...entries] = line.split(' ');
     if (from === undefined || from === '') continue;
     const row: TermAssociation[] = [];
+    const related: TermAssociation[] = [];
     let own = 1;
     for (const entry of entries) {
       if (entry.startsWith('=')) {
@@ -35,11 +41,14 @@ export function parseAssociations(text: string): Map<string, LearnedTerm> {
         if (weight > 0 && weight <= 1) own = weight;
         continue;
       }
-      const colon = entry.lastIndexOf(':');
-      const weight = Number(entry.slice(colon + 1)) / 100;
-      if (colon > 0 && weight > 0 && weight < 1) row.push({ term: entry.slice(0, colon), weight });
+      const isRelated = entry.startsWith('+');
+      const body = isRelated ? entry.slice(1) : entry;
+      const colon = body.lastIndexOf(':');
+      const weight = Number(body.slice(colon + 1)) / 100;
+      if (colon > 0 && weight > 0 && weight < 1)
+        (isRelated ? related : row).push({ term: body.slice(0, colon), weight });
     }
-    if (row.length > 0 || own < 1) parsed.set(from, { weight: own, associations: row });
+    if (row.length > 0 || related.length > 0 || own < 1) parsed.set(from, { weight: own, associations: row, related });
   }
   return parsed;
 }

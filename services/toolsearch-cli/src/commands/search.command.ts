@@ -66,6 +66,7 @@ function origin(term: HitExplanation['terms'][number]): string {
     typo: 'typo correction of',
     glossary: 'glossary rendering of',
     association: 'learned from',
+    related: 'learned from requests saying',
   }[term.origin];
   return `; ${what} "${term.from}", weight ${term.weight}`;
 }
