@@ -24,12 +24,24 @@ export const EVAL_SETS: readonly EvalSet[] = [
 ];
 
 /**
- * Requests held out whole: written on 2026-12-04 by helpers that never ran the engine nor read the
- * other query files, measured only by `eval-splits.ts` (every query is test; no script that fits
- * or learns anything reads them). See `eval/README.md`: the first `fresh` sets have since been read
- * request by request and only `fresh2` is unseen.
+ * Requests held out whole: written on 2026-12-04 and 2026-12-05 by helpers that never ran the
+ * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
+ * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh4` have
+ * since been read request by request (they are tuning material now); `fresh5` is unseen.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh5 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh5-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh5 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh5-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh4 answerable',
     catalogs: UNION,

@@ -66,7 +66,7 @@ export const EXPANSION = {
   /** Requests with more terms than this are not expanded: they already say enough. */
   maxTermsToExpand: 32,
   /** At most this many learned related words (`LearnedTerm.related`) per query, the strongest kept. */
-  maxRelated: 8,
+  maxRelated: 6,
 } as const;
 
 /** Unknown query words beyond this many do not lower a tool's coverage further. */
