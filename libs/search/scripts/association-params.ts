@@ -34,9 +34,9 @@ export const PARAMS = {
   related: {
     minQueries: 3,
     minPairs: 2,
-    minShare: 0.2,
+    minShare: 0.3,
     maxToolShare: 0.05,
-    minLift: 20,
+    minLift: 10,
     minServers: 2,
     weight: 0.6,
     perTerm: 4,
