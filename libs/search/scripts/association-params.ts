@@ -34,10 +34,12 @@ export const PARAMS = {
   related: {
     minQueries: 3,
     minPairs: 2,
-    minShare: 0.3,
+    minShare: 0.4,
     maxToolShare: 0.05,
     minLift: 10,
-    minServers: 2,
+    minServers: 1,
+    /** Two different tools: copies of one tool under several server names count once. */
+    minNames: 2,
     weight: 0.6,
     perTerm: 4,
   },

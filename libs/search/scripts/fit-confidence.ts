@@ -14,7 +14,9 @@
  * `npx tsx libs/search/scripts/fit-confidence.ts [data dir]`; `FEATURES=covered,gap` fits a
  * subset (the others weigh 0), `SMALL_NEGATIVES=0` leaves out the no-capability requests on the
  * small catalog, `SHOW=<set name>` lists a set's requests by confidence, and `DRY=1` writes
- * nothing: for comparing variants.
+ * nothing: for comparing variants. `FIT_WHOLE=fresh,fresh2` adds held-out sets whole to the fit,
+ * `CHECK_WHOLE=fresh4` scores them beside it, and `NEGATIVES=<file>` adds more no-capability
+ * requests on the union (`training/no-capability-requests.jsonl`); none is in the default fit.
  */
 import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -29,7 +31,7 @@ import {
 import { splitQueries } from '../src/query-split';
 import { DEFAULT_RANKING } from '../src/ranking-options';
 import { SearchEngine } from '../src/search-engine';
-import { loadEvalSet, EVAL_SETS, HELD_OUT_SETS, type EvalSet } from './eval-data';
+import { loadEvalSet, EVAL_SETS, HELD_OUT_SETS, UNION, type EvalSet } from './eval-data';
 
 /** The threshold may withhold at most this share of any answerable set's tuning hits, rounded down. */
 const MAX_LOST_HITS = 0.01;
@@ -68,7 +70,12 @@ const wholeSets = (names: string | undefined) =>
   HELD_OUT_SETS.filter((set) =>
     (names ?? '').split(',').some((name) => name !== '' && set.name.startsWith(`${name} `)),
   );
-const fitWhole = wholeSets(process.env['FIT_WHOLE']);
+// `NEGATIVES=<file>`: more no-capability requests on the union, all tuning (libs/search/training/).
+const negatives: EvalSet[] =
+  process.env['NEGATIVES'] === undefined
+    ? []
+    : [{ name: 'training no-capability', catalogs: UNION, file: resolve(process.env['NEGATIVES']), own: true }];
+const fitWhole = [...wholeSets(process.env['FIT_WHOLE']), ...negatives];
 const checkWhole = wholeSets(process.env['CHECK_WHOLE']);
 const ALL_SETS = [...FIT_SETS, ...fitWhole, ...checkWhole];
 for (const set of ALL_SETS) {

@@ -144,7 +144,8 @@ if (existsSync(trainingFile) && process.env['RELATED'] !== 'off') {
     const { id, requests } = JSON.parse(line) as { id: string; requests: string[] };
     const tool = byId.get(id);
     if (tool === undefined) throw new Error(`${trainingFile}: no catalog tool ${id}`);
-    for (const request of requests) pairs.push({ request, toolTexts: [toolText(tool)], servers: [tool.server] });
+    for (const request of requests)
+      pairs.push({ request, toolTexts: [toolText(tool)], servers: [tool.server], names: [tool.name] });
   }
   syntheticPairs = pairs.length;
   for (const pair of pairs) {

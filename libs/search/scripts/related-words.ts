@@ -13,6 +13,8 @@ export interface RequestPair {
   readonly request: string;
   readonly toolTexts: readonly string[];
   readonly servers: readonly string[];
+  /** The serving tools' names (copies of one tool under several servers share a name). */
+  readonly names?: readonly string[];
 }
 
 export interface RelatedParams {
@@ -28,6 +30,8 @@ export interface RelatedParams {
   readonly minLift: number;
   /** Distinct servers the pair must be seen with. */
   readonly minServers: number;
+  /** Distinct tool names the pair must be seen with (copies of one tool count once). */
+  readonly minNames?: number;
   /** Weight of a pair seen in every request of the word (scaled by its share). */
   readonly weight: number;
 }
@@ -54,6 +58,7 @@ export function learnRelated(
   const count = new Map<string, number>();
   const together = new Map<string, Map<string, number>>();
   const servers = new Map<string, Set<string>>();
+  const names = new Map<string, Set<string>>();
   for (const pair of pairs) {
     const requestTerms = new Set(analyzeQuery(pair.request));
     const toolTerms = new Set<string>();
@@ -71,6 +76,9 @@ export function learnRelated(
         let seen = servers.get(key);
         if (seen === undefined) servers.set(key, (seen = new Set()));
         for (const server of pair.servers) seen.add(server);
+        let named = names.get(key);
+        if (named === undefined) names.set(key, (named = new Set()));
+        for (const name of pair.names ?? []) named.add(name);
       }
     }
   }
@@ -83,6 +91,7 @@ export function learnRelated(
       const spread = (df.get(t) ?? 0) / documentCount;
       if (both < params.minPairs || share < params.minShare || spread > params.maxToolShare) continue;
       if ((servers.get(`${q} ${t}`)?.size ?? 0) < params.minServers) continue;
+      if ((names.get(`${q} ${t}`)?.size ?? 0) < (params.minNames ?? 0)) continue;
       if (share / Math.max(spread, 1 / documentCount) < params.minLift) continue;
       learned.push({ from: q, to: t, weight: params.weight * share });
     }

@@ -48,6 +48,23 @@ describe('related words learned from request / tool pairs', () => {
     expect(learnRelated(pairs, DF, 1000, PARAMS).filter((entry) => entry.from === 'wipe')).toEqual([]);
   });
 
+  it('counts copies of one tool under several servers once when two different tools are asked for', () => {
+    const copy = (request: string, server: string): RequestPair => ({
+      ...pair(request, 'delete_note delete a note', server),
+      names: ['delete_note'],
+    });
+    const copies = [copy('wipe the old notes', 'a'), copy('wipe my draft', 'b'), copy('wipe this memo', 'c')];
+    const strict = { ...PARAMS, minNames: 2 };
+    expect(learnRelated(copies, DF, 1000, strict).filter((entry) => entry.from === 'wipe')).toEqual([]);
+    const twoTools = [
+      ...copies.slice(0, 2),
+      { ...pair('wipe this file', 'delete_file delete a file', 'c'), names: ['delete_file'] },
+    ];
+    expect(learnRelated(twoTools, DF, 1000, strict).map((entry) => `${entry.from} ${entry.to}`)).toContain(
+      'wipe delet',
+    );
+  });
+
   it('needs the request word in enough requests', () => {
     const pairs = [
       pair('wipe the old notes', 'delete_note delete a note', 'a'),
