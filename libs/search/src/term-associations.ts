@@ -21,7 +21,9 @@ export interface LearnedTerm {
 }
 
 let table: Map<string, LearnedTerm> | undefined;
-const UNKNOWN: LearnedTerm = { weight: 1, associations: [], related: [] };
+/** One empty list for every term without associations or related words (most have one kind only). */
+const NONE: readonly TermAssociation[] = Object.freeze([]);
+const UNKNOWN: LearnedTerm = { weight: 1, associations: NONE, related: NONE };
 
 /**
  * Parses the learned table (`generated/term-associations.ts`, written by
@@ -29,6 +31,9 @@ const UNKNOWN: LearnedTerm = { weight: 1, associations: [], related: [] };
  */
 export function parseAssociations(text: string): Map<string, LearnedTerm> {
   const parsed = new Map<string, LearnedTerm>();
+  // Target words repeat across lines ("weather" is related to many): one string each.
+  const words = new Map<string, string>();
+  const word = (term: string): string => words.get(term) ?? (words.set(term, term), term);
   for (const line of text.split('\n')) {
     const [from, ...entries] = line.split(' ');
     if (from === undefined || from === '') continue;
@@ -46,9 +51,15 @@ export function parseAssociations(text: string): Map<string, LearnedTerm> {
       const colon = body.lastIndexOf(':');
       const weight = Number(body.slice(colon + 1)) / 100;
       if (colon > 0 && weight > 0 && weight < 1)
-        (isRelated ? related : row).push({ term: body.slice(0, colon), weight });
+        (isRelated ? related : row).push({ term: word(body.slice(0, colon)), weight });
     }
-    if (row.length > 0 || related.length > 0 || own < 1) parsed.set(from, { weight: own, associations: row, related });
+    if (row.length > 0 || related.length > 0 || own < 1)
+      parsed.set(from, {
+        weight: own,
+        // Tight copies: a list grown by push keeps room for 17 entries.
+        associations: row.length > 0 ? row.slice() : NONE,
+        related: related.length > 0 ? related.slice() : NONE,
+      });
   }
   return parsed;
 }
