@@ -1,11 +1,13 @@
 /**
- * Learns the term-association table the search engine uses for query expansion, from public data
- * only, and writes it as a committed build artefact (`src/generated/term-associations.ts`):
+ * Learns the term table the search engine uses for query weighting and expansion, and writes it as
+ * a committed build artefact (`src/generated/term-associations.ts`), from:
  *
- * 1. Request → tool associations from (request, gold tool) pairs of the *tuning* parts of the
- *    distributed query sets (`splitQueries`; the frozen test parts are never read here).
- * 2. Tool-word co-occurrence across the catalogs' tool texts (name + description), scored by
- *    normalised PMI.
+ * 1. (request, gold tool) pairs of the *tuning* parts of the distributed query sets
+ *    (`splitQueries`; the frozen test parts are never read here): the request words' weights.
+ * 2. Tool-word co-occurrence across the public catalogs' tool texts (name + description), scored
+ *    by normalised PMI: expansions of weak words.
+ * 3. The synthetic requests of `training/synthetic-requests.jsonl` (written for the union
+ *    catalogs' tools; `training/README.md`): related words (`related-words.ts`).
  *
  * Run: `npx tsx libs/search/scripts/learn-associations.ts [data dir]` (default ../shared/data).
  * Deterministic: the same data gives the same bytes.
@@ -129,12 +131,18 @@ if (sources.includes('cooccurrence'))
 
 // Related words from the synthetic (request, tool) pairs of `training/` (libs/search/training/README.md).
 const related = new Map<string, { term: string; weight: number }[]>();
-const relatedParams = { ...PARAMS.related, ...JSON.parse(process.env['RELATED'] ?? '{}') } as typeof PARAMS.related;
+// `RELATED=off` leaves them out; `RELATED={"minShare":0.3}` overrides thresholds (for measuring).
+const relatedOff = process.env['RELATED'] === 'off';
+const relatedParams = {
+  ...PARAMS.related,
+  ...(relatedOff ? {} : (JSON.parse(process.env['RELATED'] ?? '{}') as object)),
+} as typeof PARAMS.related;
 const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
+if (!relatedOff && !existsSync(trainingFile)) console.warn(`no ${trainingFile}: the table has no related words`);
 let syntheticPairs = 0;
 const syntheticCount = new Map<string, number>(); // q → synthetic requests containing q
 const syntheticKept = new Map<string, number>(); // q → those whose tool contains q itself
-if (existsSync(trainingFile) && process.env['RELATED'] !== 'off') {
+if (existsSync(trainingFile) && !relatedOff) {
   const byId = new Map<string, CatalogTool>();
   for (const catalog of CATALOGS)
     for (const tool of readJsonl<CatalogTool>(catalog)) byId.set(`${tool.server}::${tool.name}`, tool);

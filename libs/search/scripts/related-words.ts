@@ -1,9 +1,10 @@
 /**
  * Related words learned from request / tool pairs (`LearnedTerm.related`): for a request word, the
  * tool words the tools serving its requests have (and the request lacks) far more often than tools
- * in general. A translation table in the sense of Berger & Lafferty, thresholded: a pair must be
- * seen with several different servers, so that it is the language's ("wipe" goes with "delete"),
- * not one service's vocabulary.
+ * in general. A translation table in the sense of Berger & Lafferty, thresholded. A pair must be
+ * seen with several different tools (`minNames`; copies of one tool under several server names
+ * count once) and may be asked to span servers (`minServers`): one tool's words are its own
+ * vocabulary, not the language's.
  */
 import { analyze, analyzeQuery, QUERY_STOP_WORDS, stem } from '../src/analyzer';
 import type { Association } from './association-params';

