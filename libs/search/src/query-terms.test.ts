@@ -164,3 +164,35 @@ describe('related words (learned from request / tool pairs)', () => {
     expect(related).toBeLessThanOrEqual(EXPANSION.maxRelated);
   });
 });
+
+describe('related words of Japanese and Chinese requests, and their bound', () => {
+  const documents = buildSessionTools(
+    [
+      toolset('w', [tool('get_forecast', 'weather forecast for a city'), tool('get_stock_quote', 'stock price quote')]),
+      toolset(
+        'o',
+        Array.from({ length: 40 }, (_, i) => tool(`other_${i}`, `other thing ${i}`)),
+      ),
+    ],
+    defaultToolSearchConfig(),
+  ).deferred.map((t) => toSearchDocument(t));
+
+  it('gives a CJK pair of characters the English tool words its requests were served by', () => {
+    const pair = ['天気', '天气'].find((word) => learnedTerm(word).related.some((r) => r.term === 'weather'));
+    expect(pair, 'the learned table relates a CJK pair to "weather"').toBeDefined();
+    const terms = new SearchEngine(documents, { ...DEFAULT_RANKING, translate: false }).queryTerms(
+      `${pair as string}はどう`,
+    );
+    const at = terms.terms.findIndex((term, i) => term === 'weather' && terms.origins[i] === 'related');
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(terms.sources[at]).toBe(pair);
+  });
+
+  it('adds none to a request too long to expand', () => {
+    const words = Array.from({ length: EXPANSION.maxTermsToExpand + 1 }, (_, i) => `filler${i}`);
+    const terms = new SearchEngine(documents).queryTerms(`rain ${words.join(' ')}`);
+    expect(learnedTerm('rain').related.length).toBeGreaterThan(0);
+    expect(terms.origins).not.toContain('related');
+    expect(new SearchEngine(documents).queryTerms('rain').origins).toContain('related');
+  });
+});
