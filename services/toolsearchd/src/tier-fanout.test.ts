@@ -59,7 +59,9 @@ describe('TierFanout walks', () => {
     await sleep(400);
     fanout.close();
     expect(walks.map((walk) => walk.toolsets)).toEqual([['a'], ['b', 'c', 'd']]);
-    expect(gap()).toBeGreaterThanOrEqual(195);
+    // At least the spacing, less the time the scheduler may take to first step the first walk
+    // (`walks[0].at`; 14 ms on a loaded CI machine in the test below). Without spacing: ~20 ms.
+    expect(gap()).toBeGreaterThanOrEqual(180);
   });
 
   it('does not delay the walks of a tenant with few sessions', async () => {
@@ -83,7 +85,9 @@ describe('TierFanout walks', () => {
     await sleep(1_600);
     fanout.close();
     expect(walks.map((walk) => walk.toolsets)).toEqual([['a'], ['b']]);
-    expect(gap()).toBeGreaterThanOrEqual(995);
+    // The spacing runs from when the first walk was started; `walks[0].at` is noted when the
+    // scheduler first steps it, which on a loaded machine was 14 ms later (CI saw 986 ms here).
+    expect(gap()).toBeGreaterThanOrEqual(950);
     expect(gap()).toBeLessThan(1_500);
   });
 });
