@@ -40,6 +40,8 @@ export const PARAMS = {
     minServers: 1,
     /** Two different tools: copies of one tool under several server names count once. */
     minNames: 2,
+    /** A tool word related to more request words than this is tool-text filler ("default", "given"). */
+    maxSources: 80,
     weight: 0.6,
     perTerm: 4,
   },

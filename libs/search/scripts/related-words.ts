@@ -33,6 +33,8 @@ export interface RelatedParams {
   readonly minServers: number;
   /** Distinct tool names the pair must be seen with (copies of one tool count once). */
   readonly minNames?: number;
+  /** A tool word related to more request words than this is filler of tool texts ("default"), dropped. */
+  readonly maxSources?: number;
   /** Weight of a pair seen in every request of the word (scaled by its share). */
   readonly weight: number;
 }
@@ -97,7 +99,10 @@ export function learnRelated(
       learned.push({ from: q, to: t, weight: params.weight * share });
     }
   }
-  return learned;
+  if (params.maxSources === undefined) return learned;
+  const sources = new Map<string, number>();
+  for (const { to } of learned) sources.set(to, (sources.get(to) ?? 0) + 1);
+  return learned.filter(({ to }) => (sources.get(to) ?? 0) <= (params.maxSources as number));
 }
 
 export type { Association };

@@ -65,6 +65,21 @@ describe('related words learned from request / tool pairs', () => {
     );
   });
 
+  it('drops a tool word related to more request words than maxSources (tool-text filler)', () => {
+    const pairs = ['wipe', 'erase', 'purge'].flatMap((word) =>
+      ['a', 'b', 'c'].map((server) => pair(word, `delete_${server} delete a thing`, server)),
+    );
+    const related = (maxSources?: number) =>
+      learnRelated(pairs, DF, 1000, { ...PARAMS, maxSources }).filter((entry) => entry.to === 'delet');
+    expect(
+      related()
+        .map((entry) => entry.from)
+        .sort(),
+    ).toEqual(['eras', 'purg', 'wipe']);
+    expect(related(2)).toEqual([]);
+    expect(related(3)).toHaveLength(3);
+  });
+
   it('needs the request word in enough requests', () => {
     const pairs = [
       pair('wipe the old notes', 'delete_note delete a note', 'a'),
