@@ -140,6 +140,8 @@ const relatedParams = {
 const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
 if (!relatedOff && !existsSync(trainingFile)) console.warn(`no ${trainingFile}: the table has no related words`);
 let syntheticPairs = 0;
+/** `NECESSITY`: where the request words' weights come from (see the term necessity below). */
+const mode = process.env['NECESSITY'] ?? 'tuning';
 const syntheticCount = new Map<string, number>(); // q → synthetic requests containing q
 const syntheticKept = new Map<string, number>(); // q → those whose tool contains q itself
 if (existsSync(trainingFile) && !relatedOff) {
@@ -156,13 +158,15 @@ if (existsSync(trainingFile) && !relatedOff) {
       pairs.push({ request, toolTexts: [toolText(tool)], servers: [tool.server], names: [tool.name] });
   }
   syntheticPairs = pairs.length;
-  for (const pair of pairs) {
-    const toolTerms = new Set(pair.toolTexts.flatMap((text) => analyze(text)));
-    for (const q of new Set(analyzeQuery(pair.request))) {
-      syntheticCount.set(q, (syntheticCount.get(q) ?? 0) + 1);
-      if (toolTerms.has(q)) syntheticKept.set(q, (syntheticKept.get(q) ?? 0) + 1);
+  // Their term necessity only for `NECESSITY=mean|fill` (below): the default does not read it.
+  if (mode !== 'tuning')
+    for (const pair of pairs) {
+      const toolTerms = new Set(pair.toolTexts.flatMap((text) => analyze(text)));
+      for (const q of new Set(analyzeQuery(pair.request))) {
+        syntheticCount.set(q, (syntheticCount.get(q) ?? 0) + 1);
+        if (toolTerms.has(q)) syntheticKept.set(q, (syntheticKept.get(q) ?? 0) + 1);
+      }
     }
-  }
   for (const { from, to, weight } of learnRelated(pairs, df, documents.length, relatedParams)) {
     const row = related.get(from) ?? [];
     row.push({ term: to, weight });
@@ -196,7 +200,6 @@ const syntheticWeights = necessityWeights(syntheticCount, syntheticKept);
 // synthetic requests' (where both have a word), `NECESSITY=fill` takes the synthetic weight of words
 // the tuning pairs lack: both raised the project's own sets and lowered StableToolBench's frozen
 // part (BENCHMARKS.md, seventeenth session), so neither is the default; kept for re-measuring.
-const mode = process.env['NECESSITY'] ?? 'tuning';
 const ownWeight = new Map<string, number>();
 for (const q of new Set([...tuningWeights.keys(), ...(mode === 'tuning' ? [] : syntheticWeights.keys())])) {
   const tuned = tuningWeights.get(q);

@@ -7,7 +7,6 @@
  * vocabulary, not the language's.
  */
 import { analyze, analyzeQuery, QUERY_STOP_WORDS, stem } from '../src/analyzer';
-import type { Association } from './association-params';
 
 /** One request and the texts of the tools that serve it. */
 export interface RequestPair {
@@ -60,8 +59,8 @@ export function learnRelated(
 ): { from: string; to: string; weight: number }[] {
   const count = new Map<string, number>();
   const together = new Map<string, Map<string, number>>();
-  const servers = new Map<string, Set<string>>();
-  const names = new Map<string, Set<string>>();
+  // Per "q t" pair: the servers and the tool names it was seen with.
+  const seenWith = new Map<string, { servers: Set<string>; names: Set<string> }>();
   for (const pair of pairs) {
     const requestTerms = new Set(analyzeQuery(pair.request));
     const toolTerms = new Set<string>();
@@ -76,12 +75,10 @@ export function learnRelated(
         if (requestTerms.has(t) || !isContentTerm(t)) continue;
         row.set(t, (row.get(t) ?? 0) + 1);
         const key = `${q} ${t}`;
-        let seen = servers.get(key);
-        if (seen === undefined) servers.set(key, (seen = new Set()));
-        for (const server of pair.servers) seen.add(server);
-        let named = names.get(key);
-        if (named === undefined) names.set(key, (named = new Set()));
-        for (const name of pair.names ?? []) named.add(name);
+        let seen = seenWith.get(key);
+        if (seen === undefined) seenWith.set(key, (seen = { servers: new Set(), names: new Set() }));
+        for (const server of pair.servers) seen.servers.add(server);
+        for (const name of pair.names ?? []) seen.names.add(name);
       }
     }
   }
@@ -93,8 +90,8 @@ export function learnRelated(
       const share = both / n;
       const spread = (df.get(t) ?? 0) / documentCount;
       if (both < params.minPairs || share < params.minShare || spread > params.maxToolShare) continue;
-      if ((servers.get(`${q} ${t}`)?.size ?? 0) < params.minServers) continue;
-      if ((names.get(`${q} ${t}`)?.size ?? 0) < (params.minNames ?? 0)) continue;
+      const seen = seenWith.get(`${q} ${t}`);
+      if ((seen?.servers.size ?? 0) < params.minServers || (seen?.names.size ?? 0) < (params.minNames ?? 0)) continue;
       if (share / Math.max(spread, 1 / documentCount) < params.minLift) continue;
       learned.push({ from: q, to: t, weight: params.weight * share });
     }
@@ -104,5 +101,3 @@ export function learnRelated(
   for (const { to } of learned) sources.set(to, (sources.get(to) ?? 0) + 1);
   return learned.filter(({ to }) => (sources.get(to) ?? 0) <= (params.maxSources as number));
 }
-
-export type { Association };
