@@ -4,6 +4,7 @@ import type { GuardedHandler } from './identity/authority';
 import { execOrThrow, type RedisClient } from './redis-client';
 import { RedisKeys } from './redis-keys';
 import { RequestPacer, type PaceRefusal, type PacerOptions } from './request-pacer';
+import { REQUEST_WEIGHTS, UNPACED } from './request-weights';
 import { RequestError } from './serve-request';
 
 /**
@@ -81,46 +82,20 @@ export function tenantQuotas(config: {
 /** One tenant's usage of each quota, with the limit. */
 export type QuotaReport = Record<QuotaName, { used: number; limit: number }>;
 
-/**
- * What one request counts against `requestsPerSecond`, by what it costs the daemon compared with
- * one search query (1): opening or spawning a session assembles a surface and writes several Redis
- * keys; closing one walks its children; a toolset put is parsed, stored and fanned out (the
- * fan-out itself runs in slices, coalesced per tenant); an MCP attach opens an outbound
- * connection. Counted by request count alone, a tenant opening and closing sessions at the limit
- * held the daemon's one thread for everyone (another tenant's searches waited up to 87 ms);
- * weighted, the default of 1,000 leaves room for 1,000 search queries a second but 50 session
- * opens.
- */
-export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((payload: unknown) => number)>>> = {
-  // Each query of a search is a search.
-  sessionsSearch: (payload) => queryCount(payload),
-  sessionsOpen: 20,
-  subagentsSpawn: 20,
-  sessionsClose: 5,
-  toolsetsPut: 10,
-  toolsetsDelete: 10,
-  mcpAttach: 50,
-  mcpDetach: 10,
-};
-
-/**
- * Requests counted against the window but not paced (`request-pacer.ts`): a toolset change costs
- * little on arrival, and its work — re-assembling the sessions that hold the toolset — is run by
- * the fan-out scheduler in slices at its own budget, where changes that arrive together cost less
- * (the sessions re-assembled after them share one version). Paced every 10 ms, a tenant's puts
- * under 20,000 sessions took the daemon from 0.39 to 0.50 – 0.60 cores and another tenant's p99
- * from 13.8 to 13.9 – 22.9 ms (BENCHMARKS.md, fifteenth session).
- */
-const UNPACED: ReadonlySet<EndpointName> = new Set<EndpointName>(['toolsetsPut', 'toolsetsDelete']);
-
-/** The number of queries a search request carries (1 when it is not a list), at most 100. */
-export function queryCount(payload: unknown): number {
-  const queries = (payload as { queries?: unknown } | null | undefined)?.queries;
-  return Array.isArray(queries) ? Math.min(100, Math.max(1, queries.length)) : 1;
-}
-
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
+
+/** One tenant's count of one second's window on this replica (see `QuotaGate.#windows`). */
+interface WindowCount {
+  window: number;
+  pending: number;
+  sending: number;
+  shared: number;
+  refusal?: QuotaExceededError | undefined;
+}
+
+/** Every request of the window known here: the shared total, plus what Redis has not yet added to it. */
+const counted = (counter: WindowCount) => counter.shared + counter.sending + counter.pending;
 
 /**
  * Checks every per-tenant quota. Counts come from the stores (Redis, the registry) at the moment of
@@ -133,11 +108,11 @@ export class QuotaGate {
   readonly #source: QuotaUsageSource;
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
-  /** Per tenant: requests counted here in the current window, not yet added to Redis, and the shared total last seen. */
-  readonly #windows = new Map<
-    string,
-    { window: number; pending: number; shared: number; refusal?: QuotaExceededError | undefined }
-  >();
+  /**
+   * Per tenant: requests counted here in the current window and not yet added to Redis (`pending`),
+   * those on their way to Redis (`sending`: not yet in `shared`), and the shared total last seen.
+   */
+  readonly #windows = new Map<string, WindowCount>();
   #timer: NodeJS.Timeout | undefined;
   /** When in its second each tenant's requests run (request-pacer.ts), on the monotonic clock. */
   readonly #pacer: RequestPacer;
@@ -225,7 +200,7 @@ export class QuotaGate {
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
     const limit = this.limits(tenant).requestsPerSecond;
-    if (counter.shared + counter.pending < limit) return undefined;
+    if (counted(counter) < limit) return undefined;
     counter.refusal ??= new QuotaExceededError(
       'requestsPerSecond',
       limit,
@@ -264,7 +239,7 @@ export class QuotaGate {
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
-      counter = { window, pending: 0, shared: 0 };
+      counter = { window, pending: 0, sending: 0, shared: 0 };
       this.#windows.set(tenant, counter);
     }
     return counter;
@@ -282,7 +257,7 @@ export class QuotaGate {
     const weight = Math.min(requestWeight, limit);
     const window = Math.floor(now / 1000);
     const counter = this.#windowOf(tenant, window);
-    if (counter.shared + counter.pending + weight > limit)
+    if (counted(counter) + weight > limit)
       throw new QuotaExceededError(
         'requestsPerSecond',
         limit,
@@ -313,25 +288,28 @@ export class QuotaGate {
     const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0);
     if (batch.length === 0) return;
     const sent = batch.map(([, counter]) => counter.pending);
-    batch.forEach(([, counter]) => (counter.pending = 0));
+    // Until Redis answers, what is sent still counts here: the window must not look emptier
+    // while the increment is on its way.
+    batch.forEach(([, counter]) => {
+      counter.sending += counter.pending;
+      counter.pending = 0;
+    });
     // One transaction per tenant (its window key is under its hash tag, so each stays in one
     // Redis Cluster slot); auto-pipelining sends them together.
     await Promise.all(
       batch.map(async ([tenant, counter], index) => {
         const key = this.#keys.tenant(tenant, 'rps', String(counter.window));
+        const count = sent[index] ?? 0;
         try {
-          const replies = await execOrThrow(
-            this.#redis
-              .multi()
-              .incrby(key, sent[index] ?? 0)
-              .pexpire(key, 5_000),
-          );
+          const replies = await execOrThrow(this.#redis.multi().incrby(key, count).pexpire(key, 5_000));
           // Every replica's requests of this window so far, ours included (what we counted since is pending).
           const total = Number(replies[0]?.[1] ?? 0);
-          if (Number.isFinite(total)) counter.shared = Math.max(counter.shared, total);
+          counter.shared = Number.isFinite(total) ? Math.max(counter.shared, total) : counter.shared + count;
         } catch {
           // Redis away: keep the count local (each replica then enforces the limit on its own share).
-          counter.shared += sent[index] ?? 0;
+          counter.shared += count;
+        } finally {
+          counter.sending -= count;
         }
       }),
     );
@@ -386,7 +364,7 @@ export class QuotaGate {
     const limits = this.limits(tenant);
     const toolsets = this.#source.toolsets(tenant);
     const counter = this.#windows.get(tenant);
-    const current = counter?.window === Math.floor(Date.now() / 1000) ? counter.shared + counter.pending : 0;
+    const current = counter?.window === Math.floor(Date.now() / 1000) ? counted(counter) : 0;
     return {
       sessions: { used: await this.#source.sessions(tenant), limit: limits.sessions },
       toolsets: { used: toolsets.toolsets, limit: limits.toolsets },

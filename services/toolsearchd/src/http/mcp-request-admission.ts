@@ -1,5 +1,6 @@
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
-import { QuotaExceededError, queryCount, REQUEST_WEIGHTS } from '../quotas';
+import { QuotaExceededError } from '../quotas';
+import { queryCount, REQUEST_WEIGHTS } from '../request-weights';
 import type { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 

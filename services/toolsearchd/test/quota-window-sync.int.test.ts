@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { redisConnectionUrl } from '../src/connection-config';
+import { QuotaGate, QuotasSchema } from '../src/quotas';
+import { RedisKeys } from '../src/redis-keys';
+import { cleanup, eventually, tenantId, testConfig } from './harness';
+
+// A replica adds its local count of a tenant's second to the shared Redis window every 100 ms.
+// While that increment is on its way, the requests it carries must still count here: once, a
+// request admitted in that gap made 21 of 30 requests pass a limit of 20 (mcp-request-quota test).
+describe('requests per second while the local count is on its way to Redis', () => {
+  const config = testConfig();
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redis = new Redis(redisConnectionUrl(config.redis));
+    await redis.ping();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    redis.disconnect();
+    await cleanup(config);
+  });
+
+  it('refuses the request past the limit between sending the count and hearing the total', async () => {
+    const tenant = tenantId('sync');
+    const quotas = new QuotaGate({
+      defaults: QuotasSchema.parse({ requestsPerSecond: 20 }),
+      perTenant: new Map(),
+      source: {
+        sessions: async () => 0,
+        toolsets: () => ({ toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 }),
+        heldApprovals: async () => 0,
+      },
+      redis,
+      prefix: config.namespace.redisPrefix,
+    });
+    // One window for the whole test, whatever the wall clock does meanwhile.
+    const now = Date.now();
+    // Only the sync timer is faked: firing it runs the sync up to its Redis round trip, whose
+    // answer cannot arrive before this test yields.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    for (let at = 0; at < 15; at += 1) quotas.admitRequest(tenant, now);
+    vi.advanceTimersByTime(100);
+    for (let at = 0; at < 5; at += 1) quotas.admitRequest(tenant, now);
+    expect(() => quotas.admitRequest(tenant, now)).toThrow(/too many requests in this second/);
+    expect(quotas.refuseEarly(tenant, now)).toMatchObject({ code: 'QUOTA_EXCEEDED', quota: 'requestsPerSecond' });
+    vi.useRealTimers();
+
+    // Once Redis has answered, the window holds the 15 sent and the 5 counted since; still full.
+    const key = new RedisKeys(config.namespace.redisPrefix).tenant(tenant, 'rps', String(Math.floor(now / 1000)));
+    await eventually(async () => expect(Number(await redis.get(key))).toBe(15));
+    expect(() => quotas.admitRequest(tenant, now)).toThrow(/too many requests in this second/);
+    // The next second starts empty.
+    expect(() => quotas.admitRequest(tenant, now + 1_000)).not.toThrow();
+    quotas.stop();
+  });
+});
