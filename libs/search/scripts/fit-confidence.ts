@@ -80,7 +80,8 @@ const checkWhole = wholeSets(process.env['CHECK_WHOLE']);
 const ALL_SETS = [...FIT_SETS, ...fitWhole, ...checkWhole];
 for (const set of ALL_SETS) {
   const { documents, ids, queries } = loadEvalSet(dataDir, set);
-  const engine = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false });
+  // The confidence judges the lexical answer (the request encoder only reorders doubtful ones).
+  const engine = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false, encode: false });
   const parts = fitWhole.includes(set)
     ? { tuning: queries, test: [] }
     : checkWhole.includes(set)

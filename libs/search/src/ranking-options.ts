@@ -39,6 +39,11 @@ export interface RankingOptions {
   readonly translate: boolean;
   /** Parameter words implied by values a request carries (an e-mail address → `email`; `implied-terms.ts`). */
   readonly hintValues: boolean;
+  /**
+   * Doubtful answers merged with the request encoder's nearest tools (`request-encoder.ts`), in
+   * catalogs of 100 tools or more.
+   */
+  readonly encode: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -57,5 +62,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   correctTypos: true,
   translate: true,
   hintValues: true,
+  encode: true,
   index: DEFAULT_INDEX_OPTIONS,
 };

@@ -2,7 +2,7 @@ import { Bm25Index } from './bm25-index';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options';
 import { confidenceFeatures, confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { buildQueryTerms, type QueryTerms } from './query-terms';
+import { buildQueryTerms, MAX_QUERY_CHARS, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { TopK } from './top-k';
@@ -11,6 +11,8 @@ import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
+import { analyzeQuery } from './analyzer';
+import { ENCODER, mergeRankings, ToolEncodings } from './request-encoder';
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
@@ -73,6 +75,8 @@ export class SearchEngine {
   #boosts = new Float64Array(RERANK_POOL_MIN);
   readonly #reranker: Reranker;
   #typos: TypoMatcher | undefined;
+  /** The request encoder's view of this catalog (`ranking.encode`, catalogs of `MIN_TOOLS_TO_ABSTAIN` or more). */
+  readonly #encodings: ToolEncodings | undefined;
   /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
   readonly #nearMisses = (): TypoMatcher => this.typos;
   /** For the confidence: whether a picked tool has a query term (the re-ranker's table, no search). */
@@ -116,6 +120,7 @@ export class SearchEngine {
     if (ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && CONFIDENCE_MODEL.context !== undefined)
       loadTermVectors();
     this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
+    this.#encodings = ranking.encode && this.size >= MIN_TOOLS_TO_ABSTAIN ? new ToolEncodings(this.index) : undefined;
   }
 
   get size(): number {
@@ -199,7 +204,9 @@ export class SearchEngine {
     // Judged on at least JUDGED_TOOLS tools; rankings at smaller limits are prefixes of these (the
     // pool is the same), so cutting back to the limit changes no answer.
     const judged = Math.max(limit, JUDGED_TOOLS);
-    const picked = this.rank(terms, judged, judged - hits.length, seen);
+    // With the encoder, enough of the lexical ranking for a merge (a prefix of the same ranking).
+    const wanted = this.#encodings === undefined ? judged : Math.max(judged, ENCODER.lexical);
+    const picked = this.rank(terms, judged, wanted - hits.length, seen);
     const { ids, scores } = this.#reranker;
     for (let at = 0; at < picked; at += 1) {
       const id = ids[at] as number;
@@ -207,17 +214,32 @@ export class SearchEngine {
     }
     const shown = hits.length > limit ? hits.slice(0, limit) : hits;
     if (exact > 0) return { hits: shown, confidence: 1, nearest: [] };
-    const confidence = confidenceOf(confidenceFeatures(this.index, terms, hits, this.#nearMisses, this.#contributes));
-    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits: shown, confidence, nearest: [] };
+    const judgedHits = hits.length > judged ? hits.slice(0, judged) : hits;
+    const confidence = confidenceOf(
+      confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
+    );
+    const answered = () => this.#encoded(text, hits, limit, confidence) ?? shown;
+    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits: answered(), confidence, nearest: [] };
     if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
     const gate = CONFIDENCE_MODEL.context;
     if (gate === undefined || confidence >= gate.below || hits.length === 0)
-      return { hits: shown, confidence, nearest: [] };
+      return { hits: answered(), confidence, nearest: [] };
     // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
-    const contextSupport = this.#context.support(terms, hits);
+    const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
       ? { hits: [], confidence, nearest: shown, contextSupport }
-      : { hits: shown, confidence, nearest: [], contextSupport };
+      : { hits: answered(), confidence, nearest: [], contextSupport };
+  }
+
+  /**
+   * A doubtful answer's ranking merged with the request encoder's nearest tools
+   * (`request-encoder.ts`); undefined when the encoder is off or the answer is confident.
+   */
+  #encoded(text: string, hits: readonly SearchHit[], limit: number, confidence: number): SearchHit[] | undefined {
+    if (this.#encodings === undefined || confidence >= ENCODER.gate || hits.length === 0) return undefined;
+    const nearest = this.#encodings.nearest(analyzeQuery(text.slice(0, MAX_QUERY_CHARS)), ENCODER.nearest);
+    if (nearest.length === 0) return undefined;
+    return mergeRankings(hits, nearest, (index) => this.#displayNames[index] ?? '', limit);
   }
 
   /**

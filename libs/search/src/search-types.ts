@@ -1,5 +1,5 @@
 /** Why a tool was returned. */
-export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule';
+export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule' | 'encoder';
 
 /** One query's answer: the hits, how sure search is of them, and what it withheld. */
 export interface SearchAnswer {

@@ -1,0 +1,208 @@
+import { analyze } from './analyzer';
+import type { Bm25Index } from './bm25-index';
+import { REQUEST_ENCODER } from './generated/request-encoder';
+import type { SearchDocument } from './search-document';
+import type { SearchHit } from './search-types';
+
+/**
+ * The request encoder: one learned vector per word (`scripts/learn-request-encoder.ts`, trained at
+ * build time on the synthetic request / tool pairs of `training/`), so that a request and the
+ * tools that serve it land near each other even when they share no word ("what hour is that in
+ * São Paulo" and a time-zone converter). A request is the sum of its words' vectors; a tool is
+ * the IDF-weighted sum of its text's words'; both are compared by cosine.
+ *
+ * Search asks it only about answers it doubts (`ENCODER.gate`): their lexical ranking and the
+ * encoder's nearest tools are merged by reciprocal rank. Confident answers, exact names and the
+ * decision to answer at all stay lexical.
+ */
+export const ENCODER = {
+  /** Answers with a lexical confidence below this are merged with the encoder's nearest tools. */
+  gate: 0.5,
+  /** Lexical hits merged (the first ones of the lexical ranking). */
+  lexical: 10,
+  /** Nearest tools by the encoder merged. */
+  nearest: 30,
+  /** Reciprocal-rank constant: a place counts 1 / (`rankConstant` + place). */
+  rankConstant: 10,
+  /** Weight of the encoder's ranks beside the lexical ones (1: alike). */
+  weight: 1,
+} as const;
+
+/** Words of a tool's text encoded (its name and description come first). */
+const MAX_TOOL_TERMS = 80;
+/** Words of a request encoded: a long request's first ones say what it is about. */
+const MAX_REQUEST_TERMS = 64;
+
+interface Table {
+  readonly dimensions: number;
+  readonly ids: ReadonlyMap<string, number>;
+  /** Per word: the factor that turns its bytes back into its vector. */
+  readonly scales: Float32Array;
+  readonly bytes: Int8Array;
+}
+let table: Table | undefined;
+
+/** Parses the generated table once per process. */
+export function loadRequestEncoder(): Table {
+  if (table !== undefined) return table;
+  const entries = REQUEST_ENCODER.terms.split(' ');
+  const ids = new Map<string, number>();
+  const scales = new Float32Array(entries.length);
+  entries.forEach((entry, at) => {
+    const colon = entry.lastIndexOf(':');
+    ids.set(entry.slice(0, colon), at);
+    scales[at] = Number(entry.slice(colon + 1));
+  });
+  const binary = atob(REQUEST_ENCODER.vectors);
+  if (binary.length !== entries.length * REQUEST_ENCODER.dimensions)
+    throw new Error(
+      `generated/request-encoder.ts holds ${binary.length} bytes for ${entries.length} words × ${REQUEST_ENCODER.dimensions}: run scripts/learn-request-encoder.ts again`,
+    );
+  const bytes = new Int8Array(binary.length);
+  for (let at = 0; at < binary.length; at += 1) bytes[at] = (binary.charCodeAt(at) << 24) >> 24;
+  table = { dimensions: REQUEST_ENCODER.dimensions, ids, scales, bytes };
+  return table;
+}
+
+/** The words of a tool's text that the encoder reads, each once, in order (training reads the same). */
+export function encodedToolTerms(document: SearchDocument): string[] {
+  const text = [
+    document.originalName === document.name ? document.name : `${document.originalName} ${document.name}`,
+    document.label,
+    document.description,
+    document.parameters.join(' '),
+    document.parameterDocs,
+  ].join(' ');
+  return [...new Set(analyze(text))].slice(0, MAX_TOOL_TERMS);
+}
+
+/**
+ * Sums weighted word vectors into `into` and scales it to unit length; false when no word has a
+ * vector (`into` is then all zeros).
+ */
+export function encodeTerms(
+  terms: readonly { term: string; weight: number }[],
+  into: Float32Array,
+  encoder: Table = loadRequestEncoder(),
+): boolean {
+  const { ids, scales, bytes, dimensions } = encoder;
+  into.fill(0);
+  let found = false;
+  for (const { term, weight } of terms) {
+    const id = ids.get(term);
+    if (id === undefined || weight <= 0) continue;
+    found = true;
+    const factor = weight * (scales[id] as number);
+    const from = id * dimensions;
+    for (let k = 0; k < dimensions; k += 1) into[k] = (into[k] as number) + factor * (bytes[from + k] as number);
+  }
+  let norm = 0;
+  for (let k = 0; k < dimensions; k += 1) norm += (into[k] as number) ** 2;
+  if (!found || norm === 0) return false;
+  const inverse = 1 / Math.sqrt(norm);
+  for (let k = 0; k < dimensions; k += 1) into[k] = (into[k] as number) * inverse;
+  return true;
+}
+
+/**
+ * One catalog's tools as unit vectors (signed bytes, 127 = 1), built on first use: most answers
+ * are confident and never ask. Shared like the engine that owns it; a query allocates only its
+ * own request vector and result.
+ */
+export class ToolEncodings {
+  readonly #index: Bm25Index;
+  #vectors: Int8Array | undefined;
+  readonly #dimensions: number;
+  /** Scratch for one request's vector. */
+  readonly #request: Float32Array;
+
+  constructor(index: Bm25Index) {
+    this.#index = index;
+    this.#dimensions = loadRequestEncoder().dimensions;
+    this.#request = new Float32Array(this.#dimensions);
+  }
+
+  /** Builds the tools' vectors now (an engine that will ask soon pays it at build, not on a query). */
+  build(): void {
+    if (this.#vectors !== undefined) return;
+    const index = this.#index;
+    const dimensions = this.#dimensions;
+    const vectors = new Int8Array(index.size * dimensions);
+    const vector = new Float32Array(dimensions);
+    for (let doc = 0; doc < index.size; doc += 1) {
+      const terms = encodedToolTerms(index.documents[doc] as SearchDocument).map((term) => {
+        const id = index.termId(term);
+        return { term, weight: id === undefined ? 0 : index.idf(id) };
+      });
+      if (!encodeTerms(terms, vector)) continue;
+      for (let k = 0; k < dimensions; k += 1) vectors[doc * dimensions + k] = Math.round((vector[k] as number) * 127);
+    }
+    this.#vectors = vectors;
+  }
+
+  /**
+   * The `count` tools nearest a request's words (cosine, best first; ties to the lower position),
+   * or none when no word of the request has a vector. Cost: one dot product per tool.
+   */
+  nearest(requestTerms: readonly string[], count: number): { index: number; similarity: number }[] {
+    const terms = requestTerms.slice(0, MAX_REQUEST_TERMS).map((term) => ({ term, weight: 1 }));
+    const request = this.#request;
+    if (!encodeTerms(terms, request)) return [];
+    this.build();
+    const vectors = this.#vectors as Int8Array;
+    const dimensions = this.#dimensions;
+    const best: { index: number; similarity: number }[] = [];
+    let worst = -Infinity;
+    for (let doc = 0; doc < this.#index.size; doc += 1) {
+      let dot = 0;
+      const from = doc * dimensions;
+      for (let k = 0; k < dimensions; k += 1) dot += (request[k] as number) * (vectors[from + k] as number);
+      if (best.length === count && dot <= worst) continue;
+      let at = best.length;
+      while (at > 0 && (best[at - 1] as { similarity: number }).similarity < dot) at -= 1;
+      best.splice(at, 0, { index: doc, similarity: dot });
+      if (best.length > count) best.pop();
+      if (best.length === count) worst = (best[count - 1] as { similarity: number }).similarity;
+    }
+    for (const entry of best) entry.similarity = Math.round((entry.similarity / 127) * 1000) / 1000;
+    return best;
+  }
+
+  /** Bytes held (for the memory bench): the tools' vectors once built. */
+  get bytes(): number {
+    return this.#vectors?.byteLength ?? 0;
+  }
+}
+
+/**
+ * Merges a doubtful lexical ranking with the encoder's nearest tools by reciprocal rank
+ * (`ENCODER`). Scores stay on the lexical scale (the first hit's score, times each merged
+ * value over the best), so later re-orderings by score (usage boosts) keep the merged order.
+ * A tool only the encoder found is marked `reason: 'encoder'`.
+ */
+export function mergeRankings(
+  lexical: readonly SearchHit[],
+  nearest: readonly { index: number; similarity: number }[],
+  name: (index: number) => string,
+  limit: number,
+): SearchHit[] {
+  const merged = new Map<number, { value: number; hit: SearchHit | undefined }>();
+  const place = (index: number, value: number, hit: SearchHit | undefined) => {
+    const seen = merged.get(index);
+    if (seen === undefined) merged.set(index, { value, hit });
+    else seen.value += value;
+  };
+  lexical.slice(0, ENCODER.lexical).forEach((hit, rank) => place(hit.index, 1 / (ENCODER.rankConstant + rank), hit));
+  nearest
+    .slice(0, ENCODER.nearest)
+    .forEach(({ index }, rank) => place(index, ENCODER.weight / (ENCODER.rankConstant + rank), undefined));
+  const ordered = [...merged].sort((a, b) => b[1].value - a[1].value || a[0] - b[0]).slice(0, limit);
+  const top = lexical[0]?.score ?? 1;
+  const best = ordered[0]?.[1].value ?? 1;
+  return ordered.map(([index, { value, hit }]) => ({
+    index,
+    name: hit?.name ?? name(index),
+    score: (top * value) / best,
+    reason: hit === undefined ? 'encoder' : hit.reason,
+  }));
+}
