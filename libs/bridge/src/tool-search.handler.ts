@@ -214,7 +214,7 @@ export function handleToolSearch(
         ...(answer.contextSupport === undefined
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
-        matches: explainHits(session.engine, query, hits).map((entry) => ({
+        matches: explainHits(session.engine, query, hits, answer.encoded === true).map((entry) => ({
           ...entry,
           rules: rules.get(entry.name) ?? [],
         })),

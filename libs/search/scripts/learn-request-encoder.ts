@@ -24,7 +24,17 @@ import { encodedToolTerms } from '../src/request-encoder';
 import { loadEvalSet, UNION } from './eval-data';
 import { publicDataDir } from './public-catalogs';
 
-const SETTINGS = { dimensions: 48, passes: 6, batch: 64, rate: 0.5, temperature: 0.05, minCount: 3, seed: 11 };
+const SETTINGS = {
+  dimensions: 48,
+  passes: 6,
+  batch: 64,
+  rate: 0.5,
+  temperature: 0.05,
+  minCount: 3,
+  seed: 11,
+  // `ENCODER='{"dimensions":32}'` overrides settings, for measuring variants.
+  ...(JSON.parse(process.env['ENCODER'] ?? '{}') as object),
+};
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = publicDataDir();

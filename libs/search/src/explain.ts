@@ -4,6 +4,7 @@ import { confidenceFeatures, type ConfidenceFeatures } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import type { TermOrigin } from './query-terms';
 import type { SearchEngine } from './search-engine';
+import { ENCODER } from './request-encoder';
 import type { SearchHit } from './search-types';
 
 /** How one query term contributed to one tool's score. */
@@ -81,6 +82,8 @@ export interface AnswerExplanation {
   /** The context check's support, when the confidence was low enough to run it (`context-check.ts`). */
   readonly contextSupport: number | null;
   readonly features: ConfidenceFeatures | null;
+  /** The confidence was under `ENCODER.gate`: the hits merge the lexical ranking with the request encoder's. */
+  readonly encoded: boolean;
   readonly hits: HitExplanation[];
 }
 
@@ -105,7 +108,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
         : (Object.fromEntries(
             Object.entries(features).map(([k, v]) => [k, round3(v)]),
           ) as unknown as ConfidenceFeatures),
-    hits: explainHits(engine, query, shown),
+    encoded: answer.encoded === true,
+    hits: explainHits(engine, query, shown, answer.encoded === true),
   };
 }
 
@@ -113,7 +117,12 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
  * Explains a ranking: for each hit, the query terms it matched, in which fields, what each
  * contributed, and the rewards on top. For operators and the CLI; never shown to the model.
  */
-export function explainHits(engine: SearchEngine, query: string, hits: readonly SearchHit[]): HitExplanation[] {
+export function explainHits(
+  engine: SearchEngine,
+  query: string,
+  hits: readonly SearchHit[],
+  encoded = false,
+): HitExplanation[] {
   const { index } = engine;
   const analysed = engine.queryTerms(query);
   const terms = analysed.ids.map((id, at) => ({
@@ -162,15 +171,24 @@ export function explainHits(engine: SearchEngine, query: string, hits: readonly 
     const nameReward = 1 + engine.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
     const sourceBoost = engine.ranking.sourceBoost * (bestBySource.get(document?.label ?? '') ?? 0);
     const bm25 = bm25Of(hit.index);
+    const similarity = encoded ? engine.encoderSimilarity(query, hit.index) : undefined;
+    const merge =
+      similarity === undefined
+        ? ''
+        : `; placed by merging the lexical ranking with the request encoder's (confidence under ${ENCODER.gate}; cosine ${similarity})`;
     const why =
-      hit.reason === 'exact'
-        ? "the query is exactly this tool's name, so it comes first"
-        : hit.reason === 'substring'
-          ? "no query word occurs in any tool, and this tool's name contains the query text"
-          : hit.reason === 'rule'
-            ? 'a routing rule pins it to the top for this query'
-            : `BM25F ${round(bm25)} × name reward ${round(nameReward)} + source boost ${round(sourceBoost)}` +
-              (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '');
+      hit.reason === 'encoder'
+        ? `found by the request encoder near the request (cosine ${similarity ?? 'unknown'}), merged in because the answer's confidence was under ${ENCODER.gate}` +
+          (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '')
+        : hit.reason === 'exact'
+          ? "the query is exactly this tool's name, so it comes first"
+          : hit.reason === 'substring'
+            ? "no query word occurs in any tool, and this tool's name contains the query text"
+            : hit.reason === 'rule'
+              ? 'a routing rule pins it to the top for this query'
+              : `BM25F ${round(bm25)} × name reward ${round(nameReward)} + source boost ${round(sourceBoost)}` +
+                (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '') +
+                merge;
     return {
       rank: rank + 1,
       name: hit.name,

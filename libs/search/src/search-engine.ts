@@ -5,6 +5,7 @@ import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import { buildQueryTerms, MAX_QUERY_CHARS, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
+import { groupBySource } from './source-groups';
 import { TopK } from './top-k';
 import { substringHits } from './name-fallback';
 import { ContextCheck } from './context-check';
@@ -94,25 +95,11 @@ export class SearchEngine {
     this.index.originalNames.forEach((name, id) => add(name, id));
     this.#sums = new Float64Array(documents.length * 2);
     this.#touched = new Int32Array(documents.length);
-    const sources = new Map<string, number>();
-    this.#sourceOf = Int32Array.from(documents, (doc) => {
-      let id = sources.get(doc.label);
-      if (id === undefined) {
-        id = sources.size;
-        sources.set(doc.label, id);
-      }
-      return id;
-    });
-    this.#sourceBest = new Float64Array(sources.size);
-    this.#sourceStarts = new Int32Array(sources.size + 1);
-    for (const source of this.#sourceOf)
-      this.#sourceStarts[source + 1] = (this.#sourceStarts[source + 1] as number) + 1;
-    for (let source = 0; source < sources.size; source += 1)
-      this.#sourceStarts[source + 1] =
-        (this.#sourceStarts[source + 1] as number) + (this.#sourceStarts[source] as number);
-    const fill = this.#sourceStarts.slice(0, sources.size);
-    this.#sourceDocs = new Int32Array(documents.length);
-    this.#sourceOf.forEach((source, doc) => (this.#sourceDocs[(fill[source] as number)++] = doc));
+    const sources = groupBySource(documents);
+    this.#sourceOf = sources.sourceOf;
+    this.#sourceStarts = sources.starts;
+    this.#sourceDocs = sources.docs;
+    this.#sourceBest = new Float64Array(sources.count);
     this.#displayNames = documents.map((doc) => doc.name);
     this.#context = new ContextCheck(this.index, documents);
     // The word vectors load once per process; an engine that may run the check loads them now,
@@ -218,17 +205,26 @@ export class SearchEngine {
     const confidence = confidenceOf(
       confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
     );
-    const answered = () => this.#encoded(text, hits, limit, confidence) ?? shown;
-    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return { hits: answered(), confidence, nearest: [] };
+    const answered = (extra: { contextSupport?: number } = {}): SearchAnswer => {
+      const encoded = this.#encoded(text, hits, limit, confidence);
+      return encoded === undefined
+        ? { hits: shown, confidence, nearest: [], ...extra }
+        : { hits: encoded, confidence, nearest: [], ...extra, encoded: true };
+    };
+    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return answered();
     if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
     const gate = CONFIDENCE_MODEL.context;
-    if (gate === undefined || confidence >= gate.below || hits.length === 0)
-      return { hits: answered(), confidence, nearest: [] };
+    if (gate === undefined || confidence >= gate.below || hits.length === 0) return answered();
     // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
     const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
       ? { hits: [], confidence, nearest: shown, contextSupport }
-      : { hits: answered(), confidence, nearest: [], contextSupport };
+      : answered({ contextSupport });
+  }
+
+  /** The request encoder's cosine between a request and a tool (for explanations); undefined without it. */
+  encoderSimilarity(query: string, index: number): number | undefined {
+    return this.#encodings?.similarity(analyzeQuery(query.slice(0, MAX_QUERY_CHARS)), index);
   }
 
   /**

@@ -13,6 +13,8 @@ export interface SearchAnswer {
    * how well the request's other words fit the best of the tools' subjects (−1…1).
    */
   readonly contextSupport?: number;
+  /** The hits are the lexical ranking merged with the request encoder's nearest tools (`request-encoder.ts`). */
+  readonly encoded?: true;
 }
 
 /** Confidence of a name-substring fallback: a name contains the text, nothing more is known. */

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
+import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
+import { DEFAULT_RANKING, SearchEngine, toSearchDocument } from '../src/index';
+import { ENCODER } from '../src/request-encoder';
+
+// The request encoder on the 6,685-tool union: doubtful answers gain tools their words miss;
+// confident ones are the lexical ranking. The requests below were written for this test.
+describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () => {
+  let built: { on: SearchEngine; off: SearchEngine; names: string[] } | undefined;
+  const union = () => {
+    if (built !== undefined) return built;
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const documents = tools.map((tool) => toSearchDocument(tool));
+    built = {
+      on: new SearchEngine(documents),
+      off: new SearchEngine(documents, { ...DEFAULT_RANKING, encode: false }),
+      names: tools.map((tool) => tool.originalName),
+    };
+    return built;
+  };
+  const place = (engine: SearchEngine, names: string[], query: string, wanted: RegExp) =>
+    engine.search(query, 5).findIndex((hit) => wanted.test(names[hit.index] ?? ''));
+
+  it('lifts the tool a doubtful request needs but does not name', () => {
+    const { on, off, names } = union();
+    const clock = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo?';
+    expect(on.answer(clock, 5).encoded).toBe(true);
+    expect(place(on, names, clock, /convert_time/)).toBe(0);
+    expect(place(off, names, clock, /convert_time/)).toBeGreaterThan(0);
+    const word = 'I keep forgetting what this word means: serendipity';
+    expect(place(on, names, word, /definition/i)).toBeGreaterThanOrEqual(0);
+    expect(place(off, names, word, /definition/i)).toBe(-1);
+  }, 60_000);
+
+  it('answers confident requests exactly as the lexical ranking does', () => {
+    const { on, off } = union();
+    for (const query of ['merge pdf files', 'github create pull request', 'send a slack message to a channel']) {
+      const answer = on.answer(query, 5);
+      expect(answer.confidence, query).toBeGreaterThanOrEqual(ENCODER.gate);
+      expect(answer, query).toEqual(off.answer(query, 5));
+    }
+  }, 60_000);
+});
+reportSharedDataSkip(it.skip);
