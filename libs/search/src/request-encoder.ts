@@ -1,4 +1,4 @@
-import { analyze } from './analyzer';
+import { words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { REQUEST_ENCODER } from './generated/request-encoder';
 import type { SearchDocument } from './search-document';
@@ -66,6 +66,23 @@ export function loadRequestEncoder(): Table {
   return table;
 }
 
+/** The dot product of `request` with the vector of `dimensions` bytes at `from` (four at a time). */
+function dotAt(request: Float32Array, vectors: Int8Array, from: number, dimensions: number): number {
+  let a = 0;
+  let b = 0;
+  let c = 0;
+  let d = 0;
+  let k = 0;
+  for (; k + 3 < dimensions; k += 4) {
+    a += (request[k] as number) * (vectors[from + k] as number);
+    b += (request[k + 1] as number) * (vectors[from + k + 1] as number);
+    c += (request[k + 2] as number) * (vectors[from + k + 2] as number);
+    d += (request[k + 3] as number) * (vectors[from + k + 3] as number);
+  }
+  for (; k < dimensions; k += 1) a += (request[k] as number) * (vectors[from + k] as number);
+  return a + b + c + d;
+}
+
 /** The place of a word in the sorted word list, if it has one. */
 function wordId(words: readonly string[], term: string): number | undefined {
   let low = 0;
@@ -82,14 +99,22 @@ function wordId(words: readonly string[], term: string): number | undefined {
 
 /** The words of a tool's text that the encoder reads, each once, in order (training reads the same). */
 export function encodedToolTerms(document: SearchDocument): string[] {
-  const text = [
+  const texts = [
     document.originalName === document.name ? document.name : `${document.originalName} ${document.name}`,
     document.label,
     document.description,
     document.parameters.join(' '),
     document.parameterDocs,
-  ].join(' ');
-  return [...new Set(analyze(text))].slice(0, MAX_TOOL_TERMS);
+  ];
+  // The first `MAX_TOOL_TERMS` distinct terms, in order: the rest of a long text is not read.
+  const terms = new Set<string>();
+  for (const text of texts)
+    for (const word of words(text))
+      for (const term of wordTerms(word)) {
+        terms.add(term);
+        if (terms.size === MAX_TOOL_TERMS) return [...terms];
+      }
+  return [...terms];
 }
 
 /**
@@ -100,13 +125,14 @@ export function encodeTerms(
   terms: readonly { term: string; weight: number }[],
   into: Float32Array,
   encoder: Table = loadRequestEncoder(),
+  idOf: (term: string) => number | undefined = (term) => wordId(encoder.words, term),
 ): boolean {
-  const { words, scales, bytes, dimensions } = encoder;
+  const { scales, bytes, dimensions } = encoder;
   into.fill(0);
   let found = false;
   for (const { term, weight } of terms) {
-    const id = weight > 0 ? wordId(words, term) : undefined;
-    if (id === undefined || weight <= 0) continue;
+    const id = weight > 0 ? idOf(term) : undefined;
+    if (id === undefined) continue;
     found = true;
     const factor = weight * (scales[id] as number);
     const from = id * dimensions;
@@ -145,12 +171,16 @@ export class ToolEncodings {
     const dimensions = this.#dimensions;
     const vectors = new Int8Array(index.size * dimensions);
     const vector = new Float32Array(dimensions);
+    // Half a million lookups: a map for the build only (queries search the sorted list).
+    const encoder = loadRequestEncoder();
+    const ids = new Map(encoder.words.map((word, id) => [word, id]));
+    const idOf = (term: string) => ids.get(term);
     for (let doc = 0; doc < index.size; doc += 1) {
       const terms = encodedToolTerms(index.documents[doc] as SearchDocument).map((term) => {
         const id = index.termId(term);
         return { term, weight: id === undefined ? 0 : index.idf(id) };
       });
-      if (!encodeTerms(terms, vector)) continue;
+      if (!encodeTerms(terms, vector, encoder, idOf)) continue;
       for (let k = 0; k < dimensions; k += 1) vectors[doc * dimensions + k] = Math.round((vector[k] as number) * 127);
     }
     this.#vectors = vectors;
@@ -170,9 +200,7 @@ export class ToolEncodings {
     const best: { index: number; similarity: number }[] = [];
     let worst = -Infinity;
     for (let doc = 0; doc < this.#index.size; doc += 1) {
-      let dot = 0;
-      const from = doc * dimensions;
-      for (let k = 0; k < dimensions; k += 1) dot += (request[k] as number) * (vectors[from + k] as number);
+      const dot = dotAt(request, vectors, doc * dimensions, dimensions);
       if (best.length === count && dot <= worst) continue;
       let at = best.length;
       while (at > 0 && (best[at - 1] as { similarity: number }).similarity < dot) at -= 1;
