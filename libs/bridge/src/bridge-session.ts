@@ -23,16 +23,21 @@ export interface BridgeSession {
 /**
  * Binds a session's tool table (from assembly) to the shared search engine of its catalog.
  * `maxJsonDepth` (default `MAX_JSON_DEPTH`) bounds JSON text the handlers parse from arguments.
+ * `background: true` (a serving process) has the engine encode its tools for the request encoder
+ * in slices meanwhile, so no search waits for it (`SearchEngine.prepareEncoder`); a one-shot
+ * caller (the CLI) leaves it to the first doubtful answer.
  */
 export function createBridgeSession(
   table: SessionToolTable,
   config: ToolSearchConfig,
-  options: { maxJsonDepth?: number; withheld?: ReadonlyMap<string, BridgeError> } = {},
+  options: { maxJsonDepth?: number; withheld?: ReadonlyMap<string, BridgeError>; background?: boolean } = {},
 ): BridgeSession {
+  const engine = searchEngineFor(table.deferred);
+  if (options.background === true) engine.prepareEncoder();
   return {
     table,
     config,
-    engine: searchEngineFor(table.deferred),
+    engine,
     maxJsonDepth: options.maxJsonDepth ?? MAX_JSON_DEPTH,
     withheld: options.withheld ?? new Map(),
   };

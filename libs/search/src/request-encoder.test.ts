@@ -56,6 +56,20 @@ describe('request encoder', () => {
     expect(nearest('qzxv wkpl', 3)).toEqual([]);
   });
 
+  it("builds the tools' vectors in slices when asked, answering nothing until they are all built", async () => {
+    const encodings = new ToolEncodings(new Bm25Index(documents));
+    const request = analyzeQuery('will I need an umbrella in Lisbon tomorrow');
+    encodings.buildInBackground(2);
+    expect(encodings.ready).toBe(false);
+    expect(encodings.nearest(request, 1)).toEqual([]);
+    for (let turn = 0; turn < 20 && !encodings.ready; turn += 1) await new Promise((done) => setTimeout(done, 5));
+    expect(encodings.ready).toBe(true);
+    expect(nameOf(encodings.nearest(request, 1)[0]?.index ?? -1)).toBe('weather__get_forecast');
+    // Built in slices or at once, the vectors are the same.
+    const direct = new ToolEncodings(new Bm25Index(documents));
+    expect(direct.nearest(request, 5)).toEqual(encodings.nearest(request, 5));
+  });
+
   it('merges by reciprocal rank, keeping scores in the merged order and marking what only it found', () => {
     const hit = (index: number, score: number): SearchHit => ({ index, name: `t${index}`, score, reason: 'bm25' });
     const lexical = [hit(0, 30), hit(1, 20), hit(2, 10)];

@@ -1,5 +1,6 @@
-import { words, wordTerms } from './analyzer';
+import { analyzeQuery, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
+import { MAX_QUERY_CHARS } from './query-terms';
 import { REQUEST_ENCODER } from './generated/request-encoder';
 import type { SearchDocument } from './search-document';
 import type { SearchHit } from './search-types';
@@ -28,6 +29,8 @@ export const ENCODER = {
   weight: 1,
 } as const;
 
+/** Tools encoded per turn of the event loop when built in the background (about 10 ms). */
+const BACKGROUND_SLICE = 512;
 /** Words of a tool's text encoded (its name and description come first). */
 const MAX_TOOL_TERMS = 80;
 /** Words of a request encoded: a long request's first ones say what it is about. */
@@ -147,13 +150,19 @@ export function encodeTerms(
 }
 
 /**
- * One catalog's tools as unit vectors (signed bytes, 127 = 1), built on first use: most answers
- * are confident and never ask. Shared like the engine that owns it; a query allocates only its
- * own request vector and result.
+ * One catalog's tools as unit vectors (signed bytes, 127 = 1), built on first use (most answers
+ * are confident and never ask) or in the background (`buildInBackground`: the daemon's engines).
+ * Shared like the engine that owns it; a query allocates only its own request vector and result.
  */
 export class ToolEncodings {
   readonly #index: Bm25Index;
+  /** The tools' vectors, filled up to `#built`; complete once `#built` is the catalog's size. */
   #vectors: Int8Array | undefined;
+  #built = 0;
+  /** While built in slices (`buildInBackground`): the next slice's timer. */
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** While building: word → id (half a million lookups; queries search the sorted list instead). */
+  #ids: Map<string, number> | undefined;
   readonly #dimensions: number;
   /** Scratch for one request's vector. */
   readonly #request: Float32Array;
@@ -164,18 +173,49 @@ export class ToolEncodings {
     this.#request = new Float32Array(this.#dimensions);
   }
 
-  /** Builds the tools' vectors now (an engine that will ask soon pays it at build, not on a query). */
+  /** Whether every tool's vector is built. */
+  get ready(): boolean {
+    return this.#vectors !== undefined && this.#built === this.#index.size;
+  }
+
+  /** Builds the tools' vectors that are not built yet, now. */
   build(): void {
-    if (this.#vectors !== undefined) return;
+    this.#encode(this.#index.size);
+  }
+
+  /**
+   * Builds the tools' vectors in slices of `slice` tools, each in its own turn of the event loop,
+   * so a daemon keeps serving meanwhile (6,685 tools: about 124 ms in all). Until they are all
+   * built, `nearest` answers nothing rather than building them on the query's time.
+   */
+  buildInBackground(slice = BACKGROUND_SLICE): void {
+    if (this.ready || this.#timer !== undefined) return;
+    const step = () => {
+      this.#timer = undefined;
+      this.#encode(this.#built + slice);
+      if (this.ready) return;
+      this.#timer = setTimeout(step, 0);
+      // Node: a pending slice does not keep a process alive that has nothing else to do.
+      (this.#timer as { unref?: () => void }).unref?.();
+    };
+    this.#timer = setTimeout(step, 0);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  /** Encodes the tools from `#built` up to (not including) `until`. */
+  #encode(until: number): void {
     const index = this.#index;
+    const end = Math.min(until, index.size);
+    if (this.#built >= end && this.#vectors !== undefined) return;
     const dimensions = this.#dimensions;
-    const vectors = new Int8Array(index.size * dimensions);
-    const vector = new Float32Array(dimensions);
-    // Half a million lookups: a map for the build only (queries search the sorted list).
     const encoder = loadRequestEncoder();
-    const ids = new Map(encoder.words.map((word, id) => [word, id]));
+    this.#vectors ??= new Int8Array(index.size * dimensions);
+    this.#ids ??= new Map(encoder.words.map((word, id) => [word, id]));
+    const ids = this.#ids;
     const idOf = (term: string) => ids.get(term);
-    for (let doc = 0; doc < index.size; doc += 1) {
+    const vectors = this.#vectors;
+    const vector = new Float32Array(dimensions);
+    for (let doc = this.#built; doc < end; doc += 1) {
       const terms = encodedToolTerms(index.documents[doc] as SearchDocument).map((term) => {
         const id = index.termId(term);
         return { term, weight: id === undefined ? 0 : index.idf(id) };
@@ -183,7 +223,12 @@ export class ToolEncodings {
       if (!encodeTerms(terms, vector, encoder, idOf)) continue;
       for (let k = 0; k < dimensions; k += 1) vectors[doc * dimensions + k] = Math.round((vector[k] as number) * 127);
     }
-    this.#vectors = vectors;
+    this.#built = end;
+    if (this.ready) {
+      this.#ids = undefined;
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
   }
 
   /**
@@ -193,7 +238,8 @@ export class ToolEncodings {
   nearest(requestTerms: readonly string[], count: number): { index: number; similarity: number }[] {
     const terms = requestTerms.slice(0, MAX_REQUEST_TERMS).map((term) => ({ term, weight: 1 }));
     const request = this.#request;
-    if (!encodeTerms(terms, request)) return [];
+    // Being built in the background: no stall on this query's time (the answer stays lexical).
+    if (this.#timer !== undefined || !encodeTerms(terms, request)) return [];
     this.build();
     const vectors = this.#vectors as Int8Array;
     const dimensions = this.#dimensions;
@@ -215,7 +261,8 @@ export class ToolEncodings {
   /** The cosine between a request's words and one tool, or undefined when no word has a vector. */
   similarity(requestTerms: readonly string[], doc: number): number | undefined {
     const terms = requestTerms.slice(0, MAX_REQUEST_TERMS).map((term) => ({ term, weight: 1 }));
-    if (!encodeTerms(terms, this.#request) || doc < 0 || doc >= this.#index.size) return undefined;
+    if (this.#timer !== undefined || !encodeTerms(terms, this.#request) || doc < 0 || doc >= this.#index.size)
+      return undefined;
     this.build();
     const vectors = this.#vectors as Int8Array;
     let dot = 0;
@@ -261,4 +308,39 @@ export function mergeRankings(
     score: (top * value) / best,
     reason: hit === undefined ? 'encoder' : hit.reason,
   }));
+}
+
+/** Characters of a request the encoder reads (as the query terms do). */
+const MAX_REQUEST_CHARS = MAX_QUERY_CHARS;
+
+/** The request encoder's part in one engine's answers: its tools' vectors and the merge. */
+export class EncoderMerge {
+  readonly #encodings: ToolEncodings;
+  readonly #names: readonly string[];
+
+  constructor(index: Bm25Index, names: readonly string[]) {
+    this.#encodings = new ToolEncodings(index);
+    this.#names = names;
+  }
+
+  /** See `SearchEngine.prepareEncoder`. */
+  prepare(): void {
+    this.#encodings.buildInBackground();
+  }
+
+  similarity(request: string, index: number): number | undefined {
+    return this.#encodings.similarity(analyzeQuery(request.slice(0, MAX_REQUEST_CHARS)), index);
+  }
+
+  /**
+   * A doubtful answer's ranking (`hits`, at least `ENCODER.lexical` of them when the ranking has
+   * as many) merged with the encoder's nearest tools; undefined when the answer is confident, or
+   * the request has no word the encoder knows, or the tools' vectors are still being built.
+   */
+  merged(request: string, hits: readonly SearchHit[], limit: number, confidence: number): SearchHit[] | undefined {
+    if (confidence >= ENCODER.gate || hits.length === 0) return undefined;
+    const nearest = this.#encodings.nearest(analyzeQuery(request.slice(0, MAX_REQUEST_CHARS)), ENCODER.nearest);
+    if (nearest.length === 0) return undefined;
+    return mergeRankings(hits, nearest, (index) => this.#names[index] ?? '', limit);
+  }
 }

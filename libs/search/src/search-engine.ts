@@ -2,7 +2,7 @@ import { Bm25Index } from './bm25-index';
 import { DEFAULT_RANKING, type RankingOptions } from './ranking-options';
 import { confidenceFeatures, confidenceOf } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import { buildQueryTerms, MAX_QUERY_CHARS, type QueryTerms } from './query-terms';
+import { buildQueryTerms, type QueryTerms } from './query-terms';
 import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { groupBySource } from './source-groups';
@@ -12,8 +12,7 @@ import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
-import { analyzeQuery } from './analyzer';
-import { ENCODER, mergeRankings, ToolEncodings } from './request-encoder';
+import { ENCODER, EncoderMerge } from './request-encoder';
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
@@ -77,7 +76,7 @@ export class SearchEngine {
   readonly #reranker: Reranker;
   #typos: TypoMatcher | undefined;
   /** The request encoder's view of this catalog (`ranking.encode`, catalogs of `MIN_TOOLS_TO_ABSTAIN` or more). */
-  readonly #encodings: ToolEncodings | undefined;
+  readonly #encoder: EncoderMerge | undefined;
   /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
   readonly #nearMisses = (): TypoMatcher => this.typos;
   /** For the confidence: whether a picked tool has a query term (the re-ranker's table, no search). */
@@ -107,7 +106,10 @@ export class SearchEngine {
     if (ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && CONFIDENCE_MODEL.context !== undefined)
       loadTermVectors();
     this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
-    this.#encodings = ranking.encode && this.size >= MIN_TOOLS_TO_ABSTAIN ? new ToolEncodings(this.index) : undefined;
+    this.#encoder =
+      ranking.encode && this.size >= MIN_TOOLS_TO_ABSTAIN
+        ? new EncoderMerge(this.index, this.#displayNames)
+        : undefined;
   }
 
   get size(): number {
@@ -192,7 +194,7 @@ export class SearchEngine {
     // pool is the same), so cutting back to the limit changes no answer.
     const judged = Math.max(limit, JUDGED_TOOLS);
     // With the encoder, enough of the lexical ranking for a merge (a prefix of the same ranking).
-    const wanted = this.#encodings === undefined ? judged : Math.max(judged, ENCODER.lexical);
+    const wanted = this.#encoder === undefined ? judged : Math.max(judged, ENCODER.lexical);
     const picked = this.rank(terms, judged, wanted - hits.length, seen);
     const { ids, scores } = this.#reranker;
     for (let at = 0; at < picked; at += 1) {
@@ -206,7 +208,7 @@ export class SearchEngine {
       confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
     );
     const answered = (extra: { contextSupport?: number } = {}): SearchAnswer => {
-      const encoded = this.#encoded(text, hits, limit, confidence);
+      const encoded = this.#encoder?.merged(text, hits, limit, confidence);
       return encoded === undefined
         ? { hits: shown, confidence, nearest: [], ...extra }
         : { hits: encoded, confidence, nearest: [], ...extra, encoded: true };
@@ -222,20 +224,18 @@ export class SearchEngine {
       : answered({ contextSupport });
   }
 
-  /** The request encoder's cosine between a request and a tool (for explanations); undefined without it. */
-  encoderSimilarity(query: string, index: number): number | undefined {
-    return this.#encodings?.similarity(analyzeQuery(query.slice(0, MAX_QUERY_CHARS)), index);
+  /**
+   * Encodes the catalog's tools for the request encoder in slices, each in its own turn of the
+   * event loop (a daemon's shared engines); until done, doubtful answers stay lexical. Without
+   * this, the first doubtful answer encodes them on its own time.
+   */
+  prepareEncoder(): void {
+    this.#encoder?.prepare();
   }
 
-  /**
-   * A doubtful answer's ranking merged with the request encoder's nearest tools
-   * (`request-encoder.ts`); undefined when the encoder is off or the answer is confident.
-   */
-  #encoded(text: string, hits: readonly SearchHit[], limit: number, confidence: number): SearchHit[] | undefined {
-    if (this.#encodings === undefined || confidence >= ENCODER.gate || hits.length === 0) return undefined;
-    const nearest = this.#encodings.nearest(analyzeQuery(text.slice(0, MAX_QUERY_CHARS)), ENCODER.nearest);
-    if (nearest.length === 0) return undefined;
-    return mergeRankings(hits, nearest, (index) => this.#displayNames[index] ?? '', limit);
+  /** The request encoder's cosine between a request and a tool (for explanations); undefined without it. */
+  encoderSimilarity(query: string, index: number): number | undefined {
+    return this.#encoder?.similarity(query, index);
   }
 
   /**

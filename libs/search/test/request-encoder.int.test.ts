@@ -36,6 +36,26 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
     expect(place(off, names, word, /definition/i)).toBe(-1);
   }, 60_000);
 
+  it('keeps doubtful answers lexical while a shared engine encodes its tools in the background', async () => {
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const engine = new SearchEngine(tools.map((tool) => toSearchDocument(tool)));
+    const clock = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo?';
+    engine.prepareEncoder();
+    const early = engine.answer(clock, 5);
+    expect(early.encoded).toBeUndefined();
+    expect(early).toEqual(union().off.answer(clock, 5));
+    let later = engine.answer(clock, 5);
+    for (let turn = 0; turn < 200 && later.encoded !== true; turn += 1) {
+      await new Promise((done) => setTimeout(done, 10));
+      later = engine.answer(clock, 5);
+    }
+    expect(later.encoded).toBe(true);
+    expect(later).toEqual(union().on.answer(clock, 5));
+  }, 60_000);
+
   it('answers confident requests exactly as the lexical ranking does', () => {
     const { on, off } = union();
     for (const query of ['merge pdf files', 'github create pull request', 'send a slack message to a channel']) {

@@ -124,6 +124,7 @@ export class SurfaceBuilder {
     const bridge = createBridgeSession(assembly.table, config.config, {
       ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),
       withheld: withheldTools(granted),
+      background: true,
     });
     return { assembly, bridge, config };
   }
