@@ -27,9 +27,22 @@ export const EVAL_SETS: readonly EvalSet[] = [
  * Requests held out whole: written on 2026-12-04 and 2026-12-05 by helpers that never ran the
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh4` have
- * since been read request by request (they are tuning material now); `fresh5` is unseen.
+ * since been read request by request (they are tuning material now); `fresh5` has been measured
+ * four times and `fresh6` (eighteenth session) is the unseen one.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh6 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh6-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh6 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh6-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh5 answerable',
     catalogs: UNION,
