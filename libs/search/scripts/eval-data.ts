@@ -105,22 +105,29 @@ export const HELD_OUT_SETS: readonly EvalSet[] = [
   },
 ];
 
+/** The search documents and `server::name` ids of catalogs of the data directory, as sessions see them. */
+export function loadCatalogDocuments(
+  dataDir: string,
+  catalogs: readonly string[],
+): { documents: SearchDocument[]; ids: string[] } {
+  const parsed = parseCatalogFiles(
+    catalogs.map((file) => ({ source: file, text: readFileSync(resolve(dataDir, file), 'utf8') })),
+  );
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const tools = buildSessionTools(parsed.toolsets, defaultToolSearchConfig()).deferred;
+  return {
+    documents: tools.map((tool) => toSearchDocument(tool)),
+    ids: tools.map((tool) => `${tool.label}::${tool.originalName}`),
+  };
+}
+
 /** The documents, `server::name` ids and queries of one set. */
 export function loadEvalSet(
   dataDir: string,
   set: EvalSet,
 ): { documents: SearchDocument[]; ids: string[]; queries: EvalQuery[] } {
-  const parsed = parseCatalogFiles(
-    set.catalogs.map((file) => ({ source: file, text: readFileSync(resolve(dataDir, file), 'utf8') })),
-  );
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  const tools = buildSessionTools(parsed.toolsets, defaultToolSearchConfig()).deferred;
   const file = set.own === true ? set.file : resolve(dataDir, set.file);
   const queries = parseQueryFile(readFileSync(file, 'utf8'));
   if (!queries.ok) throw new Error(`${file}:${queries.line}: ${queries.message}`);
-  return {
-    documents: tools.map((tool) => toSearchDocument(tool)),
-    ids: tools.map((tool) => `${tool.label}::${tool.originalName}`),
-    queries: queries.queries,
-  };
+  return { ...loadCatalogDocuments(dataDir, set.catalogs), queries: queries.queries };
 }

@@ -12,7 +12,8 @@
  * with one scale per word.
  *
  * Run: `npx tsx libs/search/scripts/learn-request-encoder.ts [data dir]` (default ../shared/data).
- * Deterministic: a seeded generator and a fixed order give the same bytes from the same data.
+ * Deterministic: a seeded generator (mulberry32) and a fixed order give the same bytes from the
+ * same data.
  * Settings (BENCHMARKS.md, issue 21) were chosen on the tuning parts only.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { analyzeQuery } from '../src/analyzer';
 import { Bm25Index } from '../src/bm25-index';
 import { encodedToolTerms } from '../src/request-encoder';
-import { loadEvalSet, UNION } from './eval-data';
+import { loadCatalogDocuments, UNION } from './eval-data';
 import { publicDataDir } from './public-catalogs';
 
 const SETTINGS = {
@@ -32,7 +33,8 @@ const SETTINGS = {
   temperature: 0.05,
   minCount: 3,
   seed: 11,
-  // `ENCODER='{"dimensions":32}'` overrides settings, for measuring variants.
+  // `ENCODER='{"dimensions":32}'` overrides settings, for measuring variants (the artefact is then
+  // not the committed one: run without it before committing).
   ...(JSON.parse(process.env['ENCODER'] ?? '{}') as object),
 };
 
@@ -41,13 +43,8 @@ const dataDir = publicDataDir();
 const out = resolve(here, '../src/generated/request-encoder.ts');
 const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
 
-// The union catalog's tools, as the engine indexes them (the query file is not read for training).
-const union = loadEvalSet(dataDir, {
-  name: 'union',
-  catalogs: UNION,
-  file: resolve(here, '../eval/answerable-queries.jsonl'),
-  own: true,
-});
+// The union catalog's tools, as the engine indexes them (no query file is read).
+const union = loadCatalogDocuments(dataDir, UNION);
 const index = new Bm25Index(union.documents);
 const toolTerms = union.documents.map((document) => encodedToolTerms(document));
 const position = new Map<string, number>();
@@ -90,10 +87,14 @@ const toolBags = toolTerms.map((terms) =>
 const pairs = requestBags.filter(({ bag, tool }) => bag.length > 0 && (toolBags[tool] as Bag).length > 0);
 
 // A seeded linear congruential generator: the same bytes on every run.
-let state = SETTINGS.seed;
+// mulberry32: 32-bit integer steps (Math.imul), so no bit is lost to floating point.
+let state = SETTINGS.seed >>> 0;
 const random = () => {
-  state = (state * 1103515245 + 12345) & 0x7fffffff;
-  return state / 0x7fffffff;
+  state = (state + 0x6d2b79f5) >>> 0;
+  let t = state;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 };
 const D = SETTINGS.dimensions;
 const vectors = new Float32Array(words.length * D).map(() => (random() - 0.5) * 0.1);
@@ -214,3 +215,4 @@ export const REQUEST_ENCODER = {
   'utf8',
 );
 console.log(`${words.length} words × ${D} → ${out}`);
+if (process.env['ENCODER'] !== undefined) console.warn(`settings overridden by ENCODER: not the committed artefact`);

@@ -92,10 +92,12 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
   const answer = engine.answer(query, limit);
   const abstained = answer.hits.length === 0 && answer.nearest.length > 0;
   const shown = abstained ? answer.nearest : answer.hits;
-  const bm25 = shown.length > 0 && shown.every((hit) => hit.reason === 'bm25');
+  // The confidence judges the lexical answer, before any merge with the request encoder's.
+  const judged = answer.lexical ?? shown;
+  const bm25 = judged.length > 0 && judged.every((hit) => hit.reason === 'bm25');
   const round3 = (value: number) => Math.round(value * 1000) / 1000;
   const features = bm25
-    ? confidenceFeatures(engine.index, engine.queryTerms(query.trim()), shown, () => engine.typos)
+    ? confidenceFeatures(engine.index, engine.queryTerms(query.trim()), judged, () => engine.typos)
     : null;
   return {
     confidence: round3(answer.confidence),

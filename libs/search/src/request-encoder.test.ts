@@ -94,6 +94,29 @@ describe('request encoder', () => {
       expect(longer[at - 1]?.score ?? 0).toBeGreaterThanOrEqual(longer[at]?.score ?? 0);
   });
 
+  it("keeps a long answer's lexical tail, ignores tools no nearer than orthogonal, and breaks ties lexically", () => {
+    const hit = (index: number): SearchHit => ({ index, name: `t${index}`, score: 100 - index, reason: 'bm25' });
+    const lexical = Array.from({ length: 20 }, (_, at) => hit(at + 10));
+    const merged = mergeRankings(
+      lexical,
+      [
+        { index: 0, similarity: 0.5 },
+        { index: 1, similarity: -0.2 },
+      ],
+      (i) => `t${i}`,
+      20,
+    );
+    expect(merged).toHaveLength(20);
+    // The encoder's first tool ties with the lexical first at 1/k: the lexical one keeps first place.
+    expect(merged[0]?.index).toBe(10);
+    expect(merged[1]).toMatchObject({ index: 0, reason: 'encoder' });
+    expect(merged.some((h) => h.index === 1)).toBe(false);
+    // Lexical places 11 to 19 are still there (the 20th gave way to the encoder's tool).
+    expect(merged.filter((h) => h.reason === 'bm25').map((h) => h.index)).toEqual(
+      lexical.slice(0, 19).map((h) => h.index),
+    );
+  });
+
   it('leaves small catalogs, exact names and confident answers to the lexical ranking', () => {
     const small = new SearchEngine(documents);
     expect(small.answer('what hour is it in tokyo when it is noon in berlin', 5).encoded).toBeUndefined();

@@ -172,6 +172,8 @@ export class ToolEncodings {
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** While building: word → id (half a million lookups; queries search the sorted list instead). */
   #ids: Map<string, number> | undefined;
+  /** Encoding failed once: the encoder stays off for this catalog. */
+  #failed = false;
   readonly #dimensions: number;
   /** Scratch for one request's vector. */
   readonly #request: Float32Array;
@@ -198,11 +200,11 @@ export class ToolEncodings {
    * built, `nearest` answers nothing rather than building them on the query's time.
    */
   buildInBackground(slice = BACKGROUND_SLICE): void {
-    if (this.ready || this.#timer !== undefined) return;
+    if (this.ready || this.#failed || this.#timer !== undefined) return;
     const step = () => {
       this.#timer = undefined;
       this.#encode(this.#built + slice);
-      if (this.ready) return;
+      if (this.ready || this.#failed) return;
       this.#timer = setTimeout(step, 0);
       // Node: a pending slice does not keep a process alive that has nothing else to do.
       (this.#timer as { unref?: () => void }).unref?.();
@@ -211,8 +213,25 @@ export class ToolEncodings {
     (this.#timer as { unref?: () => void }).unref?.();
   }
 
-  /** Encodes the tools from `#built` up to (not including) `until`. */
+  /**
+   * Encodes the tools from `#built` up to (not including) `until`. Should it ever fail, the
+   * encoder is off for this catalog (`#failed`): doubtful answers stay lexical, nothing retries it
+   * on a query's time.
+   */
   #encode(until: number): void {
+    if (this.#failed) return;
+    try {
+      this.#encodeRange(until);
+    } catch {
+      this.#failed = true;
+      this.#vectors = undefined;
+      this.#ids = undefined;
+      if (this.#timer !== undefined) clearTimeout(this.#timer);
+      this.#timer = undefined;
+    }
+  }
+
+  #encodeRange(until: number): void {
     const index = this.#index;
     const end = Math.min(until, index.size);
     if (this.#built >= end && this.#vectors !== undefined) return;
@@ -247,9 +266,7 @@ export class ToolEncodings {
   nearest(requestTerms: readonly string[], count: number): { index: number; similarity: number }[] {
     const terms = requestBag(requestTerms);
     const request = this.#request;
-    // Being built in the background: no stall on this query's time (the answer stays lexical).
-    if (this.#timer !== undefined || !encodeTerms(terms, request)) return [];
-    this.build();
+    if (!this.#usable() || !encodeTerms(terms, request)) return [];
     const vectors = this.#vectors as Int8Array;
     const dimensions = this.#dimensions;
     const best: { index: number; similarity: number }[] = [];
@@ -270,14 +287,22 @@ export class ToolEncodings {
   /** The cosine between a request's words and one tool, or undefined when no word has a vector. */
   similarity(requestTerms: readonly string[], doc: number): number | undefined {
     const terms = requestBag(requestTerms);
-    if (this.#timer !== undefined || !encodeTerms(terms, this.#request) || doc < 0 || doc >= this.#index.size)
-      return undefined;
-    this.build();
+    if (doc < 0 || doc >= this.#index.size || !this.#usable() || !encodeTerms(terms, this.#request)) return undefined;
     const vectors = this.#vectors as Int8Array;
     let dot = 0;
     for (let k = 0; k < this.#dimensions; k += 1)
       dot += (this.#request[k] as number) * (vectors[doc * this.#dimensions + k] as number);
     return Math.round((dot / 127) * 1000) / 1000;
+  }
+
+  /**
+   * Whether the tools' vectors can answer now: built (building the rest first unless a background
+   * build is under way — no query waits for that), and never failed.
+   */
+  #usable(): boolean {
+    if (this.#failed || this.#timer !== undefined) return false;
+    this.build();
+    return this.ready;
   }
 
   /** Bytes held (for the memory bench): the tools' vectors once built. */
@@ -298,17 +323,23 @@ export function mergeRankings(
   name: (index: number) => string,
   limit: number,
 ): SearchHit[] {
-  const merged = new Map<number, { value: number; hit: SearchHit | undefined }>();
-  const place = (index: number, value: number, hit: SearchHit | undefined) => {
+  const merged = new Map<number, { value: number; hit: SearchHit | undefined; place: number }>();
+  // Every lexical hit the answer may show takes part (at least `ENCODER.lexical`): a long answer
+  // keeps its lexical tail. The encoder's tools count only when nearer than orthogonal.
+  lexical
+    .slice(0, Math.max(ENCODER.lexical, limit))
+    .forEach((hit, rank) => merged.set(hit.index, { value: 1 / (ENCODER.rankConstant + rank), hit, place: rank }));
+  nearest.slice(0, ENCODER.nearest).forEach(({ index, similarity }, rank) => {
+    if (similarity <= 0) return;
+    const value = ENCODER.weight / (ENCODER.rankConstant + rank);
     const seen = merged.get(index);
-    if (seen === undefined) merged.set(index, { value, hit });
+    if (seen === undefined) merged.set(index, { value, hit: undefined, place: Number.POSITIVE_INFINITY });
     else seen.value += value;
-  };
-  lexical.slice(0, ENCODER.lexical).forEach((hit, rank) => place(hit.index, 1 / (ENCODER.rankConstant + rank), hit));
-  nearest
-    .slice(0, ENCODER.nearest)
-    .forEach(({ index }, rank) => place(index, ENCODER.weight / (ENCODER.rankConstant + rank), undefined));
-  const ordered = [...merged].sort((a, b) => b[1].value - a[1].value || a[0] - b[0]).slice(0, limit);
+  });
+  // Ties go to the lexical order, then to the lower position.
+  const ordered = [...merged]
+    .sort((a, b) => b[1].value - a[1].value || a[1].place - b[1].place || a[0] - b[0])
+    .slice(0, limit);
   const top = lexical[0]?.score ?? 1;
   const best = ordered[0]?.[1].value ?? 1;
   return ordered.map(([index, { value, hit }]) => ({

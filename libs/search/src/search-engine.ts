@@ -211,7 +211,7 @@ export class SearchEngine {
       const encoded = this.#encoder?.merged(text, hits, limit, confidence);
       return encoded === undefined
         ? { hits: shown, confidence, nearest: [], ...extra }
-        : { hits: encoded, confidence, nearest: [], ...extra, encoded: true };
+        : { hits: encoded, confidence, nearest: [], ...extra, encoded: true, lexical: shown };
     };
     if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return answered();
     if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };

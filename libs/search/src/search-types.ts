@@ -15,6 +15,8 @@ export interface SearchAnswer {
   readonly contextSupport?: number;
   /** The hits are the lexical ranking merged with the request encoder's nearest tools (`request-encoder.ts`). */
   readonly encoded?: true;
+  /** With `encoded`: the lexical hits the confidence judged, before the merge. */
+  readonly lexical?: SearchHit[];
 }
 
 /** Confidence of a name-substring fallback: a name contains the text, nothing more is known. */

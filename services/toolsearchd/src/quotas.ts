@@ -90,6 +90,8 @@ interface WindowCount {
   window: number;
   pending: number;
   sending: number;
+  /** Counted here but never added to Redis (a sync that failed): Redis's totals lack it. */
+  unsynced: number;
   shared: number;
   refusal?: QuotaExceededError | undefined;
 }
@@ -239,7 +241,7 @@ export class QuotaGate {
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
-      counter = { window, pending: 0, sending: 0, shared: 0 };
+      counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0 };
       this.#windows.set(tenant, counter);
     }
     return counter;
@@ -304,10 +306,13 @@ export class QuotaGate {
           const replies = await execOrThrow(this.#redis.multi().incrby(key, count).pexpire(key, 5_000));
           // Every replica's requests of this window so far, ours included (what we counted since is pending).
           const total = Number(replies[0]?.[1] ?? 0);
-          counter.shared = Number.isFinite(total) ? Math.max(counter.shared, total) : counter.shared + count;
+          // Redis's total lacks what an earlier, failed sync kept here: add it back.
+          if (!Number.isFinite(total)) throw new Error('no total');
+          counter.shared = Math.max(counter.shared, total + counter.unsynced);
         } catch {
           // Redis away: keep the count local (each replica then enforces the limit on its own share).
           counter.shared += count;
+          counter.unsynced += count;
         } finally {
           counter.sending -= count;
         }

@@ -55,4 +55,39 @@ describe('requests per second while the local count is on its way to Redis', () 
     expect(() => quotas.admitRequest(tenant, now + 1_000)).not.toThrow();
     quotas.stop();
   });
+
+  it('keeps what a failed sync held when a later sync of the same second succeeds', async () => {
+    const tenant = tenantId('sync-fail');
+    const quotas = new QuotaGate({
+      defaults: QuotasSchema.parse({ requestsPerSecond: 20 }),
+      perTenant: new Map(),
+      source: {
+        sessions: async () => 0,
+        toolsets: () => ({ toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 }),
+        heldApprovals: async () => 0,
+      },
+      redis,
+      prefix: config.namespace.redisPrefix,
+    });
+    const now = Date.now();
+    const key = new RedisKeys(config.namespace.redisPrefix).tenant(tenant, 'rps', String(Math.floor(now / 1000)));
+    // A key of the wrong type makes the first sync's INCRBY fail, as a Redis error would.
+    await redis.rpush(key, 'not a counter');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    for (let at = 0; at < 15; at += 1) quotas.admitRequest(tenant, now);
+    vi.advanceTimersByTime(100);
+    vi.useRealTimers();
+    // Let the failed transaction come back (the count stays local), then clear the way.
+    await new Promise((done) => setTimeout(done, 50));
+    await redis.del(key);
+    // Five more, synced this time: Redis says 5, but this replica has counted 20.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    for (let at = 0; at < 5; at += 1) quotas.admitRequest(tenant, now);
+    vi.advanceTimersByTime(100);
+    vi.useRealTimers();
+    await eventually(async () => expect(Number(await redis.get(key))).toBe(5));
+    await new Promise((done) => setTimeout(done, 50));
+    expect(() => quotas.admitRequest(tenant, now)).toThrow(/too many requests in this second/);
+    quotas.stop();
+  });
 });
