@@ -174,6 +174,7 @@ export class ToolEncodings {
   #ids: Map<string, number> | undefined;
   /** Encoding failed once: the encoder stays off for this catalog. */
   #failed = false;
+  #scans = 0;
   readonly #dimensions: number;
   /** Scratch for one request's vector. */
   readonly #request: Float32Array;
@@ -267,6 +268,7 @@ export class ToolEncodings {
     const terms = requestBag(requestTerms);
     const request = this.#request;
     if (!this.#usable() || !encodeTerms(terms, request)) return [];
+    this.#scans += 1;
     const vectors = this.#vectors as Int8Array;
     const dimensions = this.#dimensions;
     const best: { index: number; similarity: number }[] = [];
@@ -303,6 +305,11 @@ export class ToolEncodings {
     if (this.#failed || this.#timer !== undefined) return false;
     this.build();
     return this.ready;
+  }
+
+  /** How many requests this catalog's vectors were scanned for (each costs one dot product per tool). */
+  get scans(): number {
+    return this.#scans;
   }
 
   /** Bytes held (for the memory bench): the tools' vectors once built. */
@@ -363,9 +370,18 @@ export class EncoderMerge {
     this.#names = names;
   }
 
-  /** See `SearchEngine.prepareEncoder`. */
+  /**
+   * Encodes the catalog's tools in slices, each in its own turn of the event loop (a daemon's
+   * shared engines); until done, doubtful answers stay lexical. Without it, the first doubtful
+   * answer encodes them on its own time.
+   */
   prepare(): void {
     this.#encodings.buildInBackground();
+  }
+
+  /** See `SearchEngine.encoderScans`. */
+  get scans(): number {
+    return this.#encodings.scans;
   }
 
   similarity(request: string, index: number): number | undefined {

@@ -224,16 +224,17 @@ export class SearchEngine {
       : answered({ contextSupport });
   }
 
-  /**
-   * Encodes the catalog's tools for the request encoder in slices, each in its own turn of the
-   * event loop (a daemon's shared engines); until done, doubtful answers stay lexical. Without
-   * this, the first doubtful answer encodes them on its own time.
-   */
+  /** Has the request encoder encode this catalog's tools in the background (`ToolEncodings`). */
   prepareEncoder(): void {
     this.#encoder?.prepare();
   }
 
-  /** The request encoder's cosine between a request and a tool (for explanations); undefined without it. */
+  /** Requests the request encoder scanned this catalog for so far (a caller's cost measure). */
+  get encoderScans(): number {
+    return this.#encoder?.scans ?? 0;
+  }
+
+  /** The request encoder's cosine between a request and a tool (for explanations). */
   encoderSimilarity(query: string, index: number): number | undefined {
     return this.#encoder?.similarity(query, index);
   }

@@ -28,7 +28,12 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
   it('lifts the tool a doubtful request needs but does not name', () => {
     const { on, off, names } = union();
     const clock = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo?';
+    const scans = on.encoderScans;
     expect(on.answer(clock, 5).encoded).toBe(true);
+    // One scan of the catalog for the doubtful answer, none for a confident one (a caller charges it).
+    expect(on.encoderScans).toBe(scans + 1);
+    on.answer('merge pdf files', 5);
+    expect(on.encoderScans).toBe(scans + 1);
     expect(place(on, names, clock, /convert_time/)).toBe(0);
     expect(place(off, names, clock, /convert_time/)).toBeGreaterThan(0);
     const word = 'I keep forgetting what this word means: serendipity';

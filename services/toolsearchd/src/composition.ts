@@ -152,6 +152,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     admitHold: async (tenant) => (await quotas.admitHold(tenant))?.message,
     noteFound: (tenant, session, names) => found.note(tenant, session, names),
     usage,
+    charge: (tenant, weight) => quotas.charge(tenant, weight),
   });
   const quotas: QuotaGate = new QuotaGate({
     defaults: config.quotas,
@@ -202,6 +203,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     latch,
     noteFound: (tenant, session, names) => found.note(tenant, session, names),
     usage,
+    charge: (tenant, weight) => quotas.charge(tenant, weight),
   });
   const views = new OperatorViews({
     store,

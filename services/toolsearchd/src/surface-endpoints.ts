@@ -1,4 +1,5 @@
 import { errorPayload, handleToolDescribe, handleToolSearch, type RoutingBudget } from '@toolsearch/bridge';
+import { searchCharged } from './search-cost';
 import type { Assembly, AssemblyResult, ToolFormat } from '@toolsearch/disclosure';
 import {
   AssembleRequestSchema,
@@ -36,6 +37,8 @@ export class SurfaceEndpoints {
       noteFound: (tenant: string, session: string, names: readonly string[]) => void;
       /** Learning from use: ranks the searches of tenants that opted in and remembers them. */
       usage: Pick<UsageLearning, 'signal' | 'noteSearch'>;
+      /** Counts what a search cost beyond its request's weight against the tenant (`search-cost.ts`). */
+      charge?: (tenant: string, weight: number) => void;
     },
   ) {}
 
@@ -67,11 +70,17 @@ export class SurfaceEndpoints {
     const { bridge } = this.deps.surfaces.build(descriptor, this.deps.registry);
     const { explain, ...args } = request;
     const started = performance.now();
-    const outcome = handleToolSearch(bridge, args, {
-      explain: explain === true,
-      routingBudget: this.deps.routingBudget(tenant),
-      usage: this.deps.usage.signal(tenant),
-    });
+    const charge = this.deps.charge;
+    const outcome = searchCharged(
+      bridge.engine,
+      charge === undefined ? undefined : (weight) => charge(tenant, weight),
+      () =>
+        handleToolSearch(bridge, args, {
+          explain: explain === true,
+          routingBudget: this.deps.routingBudget(tenant),
+          usage: this.deps.usage.signal(tenant),
+        }),
+    );
     this.deps.observeSearch((performance.now() - started) / 1000);
     if (!outcome.ok) return bridgeError(outcome.error);
     // An explained search is someone looking at the ranking (the console), not the session asking.

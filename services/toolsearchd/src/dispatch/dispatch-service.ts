@@ -58,6 +58,8 @@ export class DispatchService {
     noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
     /** Learning from use (usage-learning.ts). */
     usage?: DispatcherDeps['usage'];
+    /** Counts what a `tool_search` cost beyond its weight (search-cost.ts). */
+    charge?: DispatcherDeps['charge'];
   }) {
     const { config, nc, redis, log } = options;
     const prefix = config.namespace.redisPrefix;
@@ -83,6 +85,7 @@ export class DispatchService {
       ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
       ...(options.noteFound !== undefined ? { noteFound: options.noteFound } : {}),
       ...(options.usage !== undefined ? { usage: options.usage } : {}),
+      ...(options.charge !== undefined ? { charge: options.charge } : {}),
     });
     this.approvals.start(config.dispatch.approvalConcurrency, async (held) =>
       this.dispatcher.runApproved(await this.#contextOf(held.tenant, held.session), held),

@@ -14,6 +14,7 @@ import {
 } from '@toolsearch/bridge';
 import type { SessionTool } from '@toolsearch/catalog';
 import { CALL_ERROR_CODES, type ActivityEvent, type CallEnvelope, type DispatchResult } from '@toolsearch/proto';
+import { searchCharged } from '../search-cost';
 import type { UsageLearning } from '../usage-learning';
 import type { AuditLog, TraceRecord } from './audit.adapter';
 import type { DispatchHooks, HookCall, PreCallVerdict, TurnContext } from './turn-types';
@@ -39,6 +40,8 @@ export interface DispatcherDeps {
   readonly noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
   /** Learning from use: ranks searches of tenants that opted in, and learns from their turns. */
   readonly usage?: Pick<UsageLearning, 'signal' | 'noteTurn' | 'noteCalled'>;
+  /** Counts what a `tool_search` cost beyond its request's weight against the tenant (`search-cost.ts`). */
+  readonly charge?: (tenant: string, weight: number) => void;
 }
 
 /** What hooks (and execution) see of a call of this turn. */
@@ -149,6 +152,11 @@ export class Dispatcher {
     return results;
   }
 
+  #chargeOf(tenant: string): ((weight: number) => void) | undefined {
+    const charge = this.#deps.charge;
+    return charge === undefined ? undefined : (weight) => charge(tenant, weight);
+  }
+
   async #step(context: TurnContext, step: PlannedStep, traces: TraceRecord[], deadline: number): Promise<CallEnvelope> {
     const started = performance.now();
     if (step.kind === 'error') {
@@ -160,10 +168,12 @@ export class Dispatcher {
     if (step.kind === 'lookup') {
       const outcome =
         step.name === 'tool_search'
-          ? handleToolSearch(context.bridge, step.arguments, {
-              routingBudget: context.routingBudget,
-              usage: this.#deps.usage?.signal(context.tenant),
-            })
+          ? searchCharged(context.bridge.engine, this.#chargeOf(context.tenant), () =>
+              handleToolSearch(context.bridge, step.arguments, {
+                routingBudget: context.routingBudget,
+                usage: this.#deps.usage?.signal(context.tenant),
+              }),
+            )
           : handleToolDescribe(context.bridge, step.arguments);
       const envelope: CallEnvelope = outcome.ok
         ? { ok: true as const, data: outcome.result, error: null, status: 'done' }
