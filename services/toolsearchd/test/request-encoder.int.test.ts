@@ -67,7 +67,8 @@ describe('the request encoder in the daemon', () => {
     });
     const reasons = async (query: string) => {
       const explained = await client.search(session.id, [query], 5, { explain: true });
-      return (explained.explain?.[0]?.matches ?? []).map((match) => (match as { reason: string }).reason);
+      const matches = (explained.explain?.[0]?.matches ?? []) as { reason: string }[];
+      return matches.map((match) => match.reason);
     };
     // "umbrella" and "days": a doubtful answer (one weak match) that the encoder adds to.
     await eventually(async () => expect(await reasons('umbrella city days')).toContain('encoder'));
