@@ -86,7 +86,6 @@ const toolBags = toolTerms.map((terms) =>
 );
 const pairs = requestBags.filter(({ bag, tool }) => bag.length > 0 && (toolBags[tool] as Bag).length > 0);
 
-// A seeded linear congruential generator: the same bytes on every run.
 // mulberry32: 32-bit integer steps (Math.imul), so no bit is lost to floating point.
 let state = SETTINGS.seed >>> 0;
 const random = () => {
