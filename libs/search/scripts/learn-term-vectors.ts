@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze } from '../src/analyzer';
-import { PUBLIC_CATALOGS, publicDataDir, readJsonl, toolText, type CatalogTool } from './public-catalogs';
+import { PUBLIC_CATALOGS, publicDataDir, quoted, readJsonl, toolText, type CatalogTool } from './public-catalogs';
 import { termVectors, type SparseRows } from './truncated-svd';
 
 /** Dimensions kept. 48 and 64 separated the tuning parts worse; 128 no better (BENCHMARKS.md, issue 21). */
@@ -79,11 +79,6 @@ for (let term = 0; term < vocabulary.length; term += 1) {
       Math.min(127, Math.round(((vectors[term * RANK + k] as number) / norm) * 127)),
     );
 }
-/** A string literal as the repository's formatter writes it (single quotes; no quote or backslash occurs). */
-const quoted = (text: string) => {
-  if (/['\\\n]/.test(text)) throw new Error('unexpected quote, backslash or newline in the generated table');
-  return `'${text}'`;
-};
 const terms = vocabulary.map((term, at) => `${term}:${Math.round((idf[at] as number) * 100)}`).join(' ');
 writeFileSync(
   out,

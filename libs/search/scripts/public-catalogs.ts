@@ -44,3 +44,9 @@ export function readJsonl<T>(dataDir: string, file: string): T[] {
 
 /** The text a tool is learned from: its name and description. */
 export const toolText = (tool: CatalogTool): string => `${tool.name} ${tool.description ?? ''}`;
+
+/** A string literal as the repository's formatter writes it (single quotes; no quote or backslash occurs). */
+export function quoted(text: string): string {
+  if (/['\\\n]/.test(text)) throw new Error('unexpected quote, backslash or newline in the generated table');
+  return `'${text}'`;
+}

@@ -12,7 +12,8 @@ import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
-import { ENCODER, EncoderMerge } from './request-encoder';
+import { EncoderMerge, givenAnswer } from './encoder-merge';
+import { ENCODER } from './request-encoder';
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
@@ -126,16 +127,8 @@ export class SearchEngine {
 
   /** The weighted index terms of a query and its IDF mass (see `buildQueryTerms`). */
   queryTerms(query: string): QueryTerms {
-    return buildQueryTerms(this.index, query, () => this.typos, {
-      expand: this.ranking.expand,
-      weighTerms: this.ranking.weighTerms,
-      expansionScale: this.ranking.expansionScale,
-      relate: this.ranking.relate,
-      relatedScale: this.ranking.relatedScale,
-      correctTypos: this.ranking.correctTypos,
-      translate: this.ranking.translate,
-      hintValues: this.ranking.hintValues,
-    });
+    // The ranking options name the query-term switches as `buildQueryTerms` does.
+    return buildQueryTerms(this.index, query, () => this.typos, this.ranking);
   }
 
   /** Typo corrections against this catalog's terms; built on first use (most queries need none). */
@@ -207,21 +200,17 @@ export class SearchEngine {
     const confidence = confidenceOf(
       confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
     );
-    const answered = (extra: { contextSupport?: number } = {}): SearchAnswer => {
-      const encoded = this.#encoder?.merged(text, hits, limit, confidence);
-      return encoded === undefined
-        ? { hits: shown, confidence, nearest: [], ...extra }
-        : { hits: encoded, confidence, nearest: [], ...extra, encoded: true, lexical: shown };
-    };
-    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN) return answered();
+    if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN)
+      return givenAnswer(this.#encoder, text, hits, shown, limit, confidence);
     if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
     const gate = CONFIDENCE_MODEL.context;
-    if (gate === undefined || confidence >= gate.below || hits.length === 0) return answered();
+    if (gate === undefined || confidence >= gate.below || hits.length === 0)
+      return givenAnswer(this.#encoder, text, hits, shown, limit, confidence);
     // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
     const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
       ? { hits: [], confidence, nearest: shown, contextSupport }
-      : answered({ contextSupport });
+      : givenAnswer(this.#encoder, text, hits, shown, limit, confidence, contextSupport);
   }
 
   /** Has the request encoder encode this catalog's tools in the background (`ToolEncodings`). */

@@ -16,15 +16,9 @@ describe('requests per second while the local count is on its way to Redis', () 
     redis = new Redis(redisConnectionUrl(config.redis));
     await redis.ping();
   });
-  afterAll(async () => {
-    vi.useRealTimers();
-    redis.disconnect();
-    await cleanup(config);
-  });
-
-  it('refuses the request past the limit between sending the count and hearing the total', async () => {
-    const tenant = tenantId('sync');
-    const quotas = new QuotaGate({
+  /** A gate of 20 requests a second whose windows are shared through the test's Redis. */
+  const gate = () =>
+    new QuotaGate({
       defaults: QuotasSchema.parse({ requestsPerSecond: 20 }),
       perTenant: new Map(),
       source: {
@@ -35,6 +29,15 @@ describe('requests per second while the local count is on its way to Redis', () 
       redis,
       prefix: config.namespace.redisPrefix,
     });
+  afterAll(async () => {
+    vi.useRealTimers();
+    redis.disconnect();
+    await cleanup(config);
+  });
+
+  it('refuses the request past the limit between sending the count and hearing the total', async () => {
+    const tenant = tenantId('sync');
+    const quotas = gate();
     // One window for the whole test, whatever the wall clock does meanwhile.
     const now = Date.now();
     // Only the sync timer is faked: firing it runs the sync up to its Redis round trip, whose
@@ -58,17 +61,7 @@ describe('requests per second while the local count is on its way to Redis', () 
 
   it('keeps what a failed sync held when a later sync of the same second succeeds', async () => {
     const tenant = tenantId('sync-fail');
-    const quotas = new QuotaGate({
-      defaults: QuotasSchema.parse({ requestsPerSecond: 20 }),
-      perTenant: new Map(),
-      source: {
-        sessions: async () => 0,
-        toolsets: () => ({ toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 }),
-        heldApprovals: async () => 0,
-      },
-      redis,
-      prefix: config.namespace.redisPrefix,
-    });
+    const quotas = gate();
     const now = Date.now();
     const key = new RedisKeys(config.namespace.redisPrefix).tenant(tenant, 'rps', String(Math.floor(now / 1000)));
     // A key of the wrong type makes the first sync's INCRBY fail, as a Redis error would.
