@@ -61,6 +61,21 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
     expect(later).toEqual(union().on.answer(clock, 5));
   }, 60_000);
 
+  it('bounds what the worst doubtful request costs: one scan of the catalog, however long the request', () => {
+    const { on } = union();
+    // A doubtful request padded with words to 8 KiB (the most a query is read), at limit 50.
+    let pasted = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo? ';
+    while (pasted.length < 8_192) pasted += 'umbrella sunscreen picnic grandmother birthday guitar lesson neighbour ';
+    pasted = pasted.slice(0, 8_192);
+    expect(on.answer(pasted, 50).encoded).toBe(true);
+    const scans = on.encoderScans;
+    const started = performance.now();
+    for (let round = 0; round < 20; round += 1) on.answer(pasted, 50);
+    // The encoder reads at most 64 of its words and scans the 6,685 tools once per answer.
+    expect(on.encoderScans - scans).toBe(20);
+    expect((performance.now() - started) / 20).toBeLessThan(50);
+  }, 60_000);
+
   it('answers confident requests exactly as the lexical ranking does', () => {
     const { on, off } = union();
     for (const query of ['merge pdf files', 'github create pull request', 'send a slack message to a channel']) {
