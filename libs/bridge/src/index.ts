@@ -13,6 +13,8 @@ export {
   MAX_REQUIRED_NAME_LENGTH,
   MAX_QUERY_LENGTH,
   EMPTY_GROUP_HINT,
+  NO_GOOD_MATCH_HINT,
+  MAX_CLOSEST_SOURCES,
 } from './tool-search.handler';
 export type {
   ToolSearchResult,

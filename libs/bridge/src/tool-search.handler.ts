@@ -34,6 +34,11 @@ export interface AvailableSource {
 export interface SearchGroup {
   readonly query: string;
   readonly matches: string[];
+  /**
+   * When search found tools but withheld them as no good match (`SearchEngine.answer`'s
+   * `nearest`): the sources of those tools, nearest first, at most `MAX_CLOSEST_SOURCES`.
+   */
+  readonly closest_sources?: string[];
   readonly available_sources?: AvailableSource[];
   readonly hint?: string;
 }
@@ -71,6 +76,13 @@ export type ToolSearchOutcome =
       readonly explain?: QueryExplanation[];
     }
   | { readonly ok: false; readonly error: BridgeError };
+
+/** Sources named in a withheld answer's `closest_sources`. */
+export const MAX_CLOSEST_SOURCES = 3;
+
+/** The hint of a group whose tools were withheld: something came near, nothing fitted. */
+export const NO_GOOD_MATCH_HINT =
+  'Some tools share words with this query, but none looks like it does what was asked, so none is listed. The sources in closest_sources came nearest: if one of them is what you meant, search again with its name and a concrete action; if none is, the capability is probably not connected.';
 
 export const EMPTY_GROUP_HINT =
   'Nothing matched these words, but the sources listed here are connected and their tools can be used. Search again with the service name and a concrete action or object before deciding the capability is missing.';
@@ -115,6 +127,21 @@ function availableSources(session: BridgeSession): AvailableSource[] {
     sources.push({ name: source.label, tool_count: source.toolCount, unavailable: source.reason });
   }
   return sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/**
+ * The sources of the tools search withheld for `query` (no good match), nearest first: empty when
+ * nothing came near at all. Asked only for a group without matches, so an answered query never
+ * pays for it.
+ */
+function closestSources(session: BridgeSession, query: string, limit: number): string[] {
+  const names: string[] = [];
+  for (const hit of session.engine.answer(query, limit).nearest) {
+    const label = session.table.deferred[hit.index]?.label;
+    if (label !== undefined && !names.includes(label)) names.push(label);
+    if (names.length === MAX_CLOSEST_SOURCES) break;
+  }
+  return names;
 }
 
 /** Reads `limit`: absent → the default; a number or numeric string → its whole part, clamped. */
@@ -230,9 +257,11 @@ export function handleToolSearch(
     });
     if (matches.length > 0) return { query, matches };
     sources ??= availableSources(session);
-    return sources.length > 0
-      ? { query, matches, available_sources: sources, hint: EMPTY_GROUP_HINT }
-      : { query, matches };
+    if (sources.length === 0) return { query, matches };
+    const closest = closestSources(session, query, limit);
+    return closest.length > 0
+      ? { query, matches, closest_sources: closest, available_sources: sources, hint: NO_GOOD_MATCH_HINT }
+      : { query, matches, available_sources: sources, hint: EMPTY_GROUP_HINT };
   });
   return {
     ok: true,

@@ -41,6 +41,8 @@ function readable(result: ToolSearchResult): string {
   for (const group of result.results) {
     lines.push('', `"${group.query}"`);
     if (group.matches.length === 0) {
+      if (group.closest_sources !== undefined)
+        lines.push(`  no good match; nearest sources: ${group.closest_sources.join(', ')}`);
       lines.push(
         '  no match; connected sources: ' +
           (group.available_sources ?? []).map((source) => `${source.name} (${source.tool_count})`).join(', '),
