@@ -1,3 +1,5 @@
+import { normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
+import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import type { EndpointName } from '@toolsearch/proto';
 
 /**
@@ -13,6 +15,8 @@ import type { EndpointName } from '@toolsearch/proto';
 export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((payload: unknown) => number)>>> = {
   // Each query of a search is a search.
   sessionsSearch: (payload) => queryCount(payload),
+  // A model turn counts the work of its calls (`bridgeCallWeight`), not 1 for up to 64 of them.
+  sessionsDispatch: (payload) => dispatchWeight(payload),
   sessionsOpen: 20,
   subagentsSpawn: 20,
   sessionsClose: 5,
@@ -36,6 +40,52 @@ export const UNPACED: ReadonlySet<EndpointName> = new Set<EndpointName>(['toolse
 export function queryCount(payload: unknown): number {
   const queries = (payload as { queries?: unknown } | null | undefined)?.queries;
   return Array.isArray(queries) ? Math.min(100, Math.max(1, queries.length)) : 1;
+}
+
+/** How many searchable entries a `queries` argument holds (as the bridge drops blanks), up to `cap`. */
+function listedCount(value: unknown, cap: number): number {
+  if (typeof value === 'string') return value.trim() === '' ? 0 : 1;
+  if (!Array.isArray(value)) return 0;
+  let count = 0;
+  for (const item of value) {
+    if (item === null || item === undefined || item === false || item === 0) continue;
+    if (typeof item === 'string' && item.trim() === '') continue;
+    count += 1;
+    if (count === cap) break;
+  }
+  return count;
+}
+
+/**
+ * What one call of a model turn (or one `/mcp` `tools/call`) counts, read as the bridge will read
+ * it — the arguments as an object or its JSON text, `queries` or `query`: `tool_search` 1 per query
+ * and `tool_call` 1 per entry, each up to the bridge's cap, anything else 1. Arguments the bridge
+ * will refuse count 1 (the refusal is cheap).
+ */
+export function bridgeCallWeight(name: unknown, args: unknown): number {
+  if (name === 'tool_search') {
+    const record = readArgumentsObject(args);
+    if (record === undefined) return 1;
+    return Math.max(1, listedCount(record['queries'] ?? record['query'], BRIDGE_LIMITS.maxQueries));
+  }
+  if (name === 'tool_call') {
+    const read = normalizeCallEntries(args);
+    return read.ok ? Math.max(1, read.entries.length) : 1;
+  }
+  return 1;
+}
+
+/** The weight of a `sessions.<s>.dispatch`: the sum of its calls' (`bridgeCallWeight`), at least 1. */
+export function dispatchWeight(payload: unknown): number {
+  const calls = (payload as { calls?: unknown } | null | undefined)?.calls;
+  if (!Array.isArray(calls)) return 1;
+  let weight = 0;
+  // The schema refuses more than 64 calls; a longer list counts as its first 64 until it does.
+  for (const call of calls.slice(0, 64)) {
+    const { name, arguments: args } = (call ?? {}) as { name?: unknown; arguments?: unknown };
+    weight += bridgeCallWeight(name, args);
+  }
+  return Math.max(1, weight);
 }
 
 /**

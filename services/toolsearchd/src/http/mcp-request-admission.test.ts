@@ -19,6 +19,13 @@ describe('mcpRequestWeight', () => {
     // More queries than the bridge takes count as many as it would run.
     expect(mcpRequestWeight(call('tool_search', { queries: Array.from({ length: 50 }, () => 'q') }))).toBe(7);
     expect(mcpRequestWeight([call('tool_search', { queries: ['a', 'b'] }), call('x', null)])).toBe(3);
+    // Read as the bridge reads them: the singular key with a list, and arguments as JSON text.
+    expect(mcpRequestWeight(call('tool_search', { query: ['a', 'b', 'c', 'd'] }))).toBe(4);
+    expect(mcpRequestWeight(call('tool_search', JSON.stringify({ queries: ['a', 'b', 'c', 'd', 'e'] })))).toBe(5);
+    // A tool_call counts the tools it runs.
+    const entries = Array.from({ length: 16 }, (_, at) => ({ name: `github__tool_${at}`, arguments: {} }));
+    expect(mcpRequestWeight(call('tool_call', { calls: entries }))).toBe(16);
+    expect(mcpRequestWeight(call('tool_call', JSON.stringify({ calls: entries.slice(0, 3) })))).toBe(3);
     for (const free of [{ method: 'ping' }, { method: 'notifications/initialized' }, null, 'tools/list', 42])
       expect(mcpRequestWeight(free)).toBe(0);
   });

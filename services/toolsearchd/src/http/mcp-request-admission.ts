@@ -1,6 +1,5 @@
-import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import { QuotaExceededError } from '../quotas';
-import { queryCount, REQUEST_WEIGHTS } from '../request-weights';
+import { bridgeCallWeight, REQUEST_WEIGHTS } from '../request-weights';
 import type { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
@@ -13,8 +12,9 @@ export const INITIALIZE_WEIGHT_OPENING =
 
 /**
  * What one JSON-RPC message of an `/mcp` POST counts against its tenant's requests per second,
- * as the same work over NATS would: `tools/list` 1, `tools/call` 1, a `tool_search` call 1 per
- * query (as `sessions.<s>.search`). Everything else (pings, notifications, responses) is free;
+ * as the same work over NATS would: `tools/list` 1, `tools/call` as one call of a dispatched turn
+ * (`bridgeCallWeight`: a `tool_search` 1 per query, a `tool_call` 1 per entry, any other tool 1).
+ * Everything else (pings, notifications, responses) is free;
  * `initialize` is weighed where it is served (`INITIALIZE_WEIGHT_OPENING`).
  */
 function messageWeight(message: unknown): number {
@@ -23,9 +23,7 @@ function messageWeight(message: unknown): number {
   if (method === 'tools/list') return 1;
   if (method !== 'tools/call') return 0;
   const { name, arguments: args } = (params ?? {}) as { name?: unknown; arguments?: unknown };
-  if (name !== 'tool_search') return 1;
-  // Counted as a NATS search of the same queries, at most as many as the bridge runs.
-  return Math.min(BRIDGE_LIMITS.maxQueries, queryCount(args));
+  return bridgeCallWeight(name, args);
 }
 
 /** The weight of an `/mcp` POST body: its message, or the sum over a batch of them. */

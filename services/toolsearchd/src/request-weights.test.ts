@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { bridgeCallWeight, dispatchWeight, REQUEST_WEIGHTS } from './request-weights';
+
+const search = (queries: unknown) => ({ id: 'c', name: 'tool_search', arguments: { queries } });
+
+describe('dispatchWeight', () => {
+  it('counts a model turn as the work of its calls', () => {
+    const weigh = REQUEST_WEIGHTS.sessionsDispatch as (payload: unknown) => number;
+    expect(weigh({ calls: [search(['a', 'b'])] })).toBe(2);
+    expect(dispatchWeight({ calls: [{ id: 'a', name: 'github__create_issue', arguments: {} }] })).toBe(1);
+    expect(
+      dispatchWeight({ calls: [search(['a', 'b', 'c']), { id: 'd', name: 'tool_describe', arguments: {} }] }),
+    ).toBe(4);
+    // The turn the attack review sent: 64 searches of 7 queries counted 1; now 448.
+    const seven = Array.from({ length: 7 }, (_, at) => `query ${at}`);
+    expect(dispatchWeight({ calls: Array.from({ length: 64 }, () => search(seven)) })).toBe(448);
+    // 64 tool_calls of 16 entries run 1,024 tools.
+    const entries = Array.from({ length: 16 }, (_, at) => ({ name: `t${at}`, arguments: {} }));
+    const calls = Array.from({ length: 64 }, (_, at) => ({
+      id: `${at}`,
+      name: 'tool_call',
+      arguments: { calls: entries },
+    }));
+    expect(dispatchWeight({ calls })).toBe(1024);
+  });
+
+  it('counts what the bridge would run: blanks dropped, caps applied, refusals cheap', () => {
+    expect(bridgeCallWeight('tool_search', { queries: ['a', ' ', null, 'b'] })).toBe(2);
+    expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 500 }, () => 'q') })).toBe(7);
+    expect(bridgeCallWeight('tool_search', '{"query": "weather"}')).toBe(1);
+    expect(bridgeCallWeight('tool_search', 'not json')).toBe(1);
+    expect(bridgeCallWeight('tool_call', { calls: 'not json' })).toBe(1);
+    expect(bridgeCallWeight('tool_call', { name: 'github__create_issue', arguments: {} })).toBe(1);
+    // Too many entries: the bridge refuses the call without running any.
+    expect(bridgeCallWeight('tool_call', { calls: Array.from({ length: 40 }, () => ({ name: 'x' })) })).toBe(1);
+    // Malformed turns count 1 (the schema refuses them).
+    for (const payload of [null, {}, { calls: 'x' }, { calls: [] }]) expect(dispatchWeight(payload)).toBe(1);
+  });
+});
