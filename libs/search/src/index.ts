@@ -18,7 +18,7 @@ export type { TypoMatch } from './typo-matcher';
 export { learnedTerm, parseAssociations } from './term-associations';
 export type { LearnedTerm, TermAssociation } from './term-associations';
 export { ElasticlunrBaseline } from './elasticlunr-baseline';
-export { searchEngineFor } from './engine-cache';
+export { engineBuiltTools, searchEngineFor } from './engine-cache';
 export { evaluate } from './eval-metrics';
 export type { EvalCase, EvalReport } from './eval-metrics';
 export { parseQueryFile } from './query-file';

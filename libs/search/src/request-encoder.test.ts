@@ -72,6 +72,17 @@ describe('request encoder', () => {
     expect(direct.nearest(request, 5)).toEqual(encodings.nearest(request, 5));
   });
 
+  it('builds the background queue of every catalog one slice per turn, one catalog after another', async () => {
+    const catalogs = Array.from({ length: 3 }, () => new ToolEncodings(new Bm25Index(documents)));
+    for (const encodings of catalogs) encodings.buildInBackground(2);
+    // One turn of the event loop: one slice of the first catalog, none of the others'.
+    await new Promise((done) => setTimeout(done, 0));
+    expect(catalogs.map((encodings) => encodings.bytes > 0)).toEqual([true, false, false]);
+    for (let turn = 0; turn < 60 && !catalogs.every((encodings) => encodings.ready); turn += 1)
+      await new Promise((done) => setTimeout(done, 0));
+    expect(catalogs.every((encodings) => encodings.ready)).toBe(true);
+  });
+
   it('merges by reciprocal rank, keeping scores in the merged order and marking what only it found', () => {
     const hit = (index: number, score: number): SearchHit => ({ index, name: `t${index}`, score, reason: 'bm25' });
     const lexical = [hit(0, 30), hit(1, 20), hit(2, 10)];

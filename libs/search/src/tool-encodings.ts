@@ -5,6 +5,36 @@ import type { SearchDocument } from './search-document';
 /** Tools encoded per turn of the event loop when built in the background (about 10 ms). */
 const BACKGROUND_SLICE = 512;
 
+/**
+ * Every catalog's background build, in the order asked: one slice of the first per turn of the
+ * event loop, however many catalogs wait. Each catalog timing its own slices let builds pile up
+ * (a tenant creating engine after engine had a dozen slices run back to back in each turn), and
+ * kept a superseded engine alive until its build ended; the queue holds each one weakly.
+ */
+const backgroundQueue: WeakRef<ToolEncodings>[] = [];
+let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
+
+function scheduleBackground(): void {
+  if (backgroundTimer !== undefined || backgroundQueue.length === 0) return;
+  backgroundTimer = setTimeout(runBackgroundSlice, 0);
+  // Node: a pending slice does not keep a process alive that has nothing else to do.
+  (backgroundTimer as { unref?: () => void }).unref?.();
+}
+
+function runBackgroundSlice(): void {
+  backgroundTimer = undefined;
+  while (backgroundQueue.length > 0) {
+    const next = (backgroundQueue[0] as WeakRef<ToolEncodings>).deref();
+    // Collected (no session holds its engine any more) or done: nothing left to build.
+    if (next === undefined || !next.buildSlice()) {
+      backgroundQueue.shift();
+      continue;
+    }
+    break;
+  }
+  scheduleBackground();
+}
+
 /** The dot product of `request` with the vector of `dimensions` bytes at `from` (four at a time). */
 function dotAt(request: Float32Array, vectors: Int8Array, from: number, dimensions: number): number {
   let a = 0;
@@ -32,8 +62,8 @@ export class ToolEncodings {
   /** The tools' vectors, filled up to `#built`; complete once `#built` is the catalog's size. */
   #vectors: Int8Array | undefined;
   #built = 0;
-  /** While built in slices (`buildInBackground`): the next slice's timer. */
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  /** While queued for the background (`buildInBackground`): the tools per slice. */
+  #slice: number | undefined;
   /** While building: word → id (half a million lookups; queries search the sorted list instead). */
   #ids: Map<string, number> | undefined;
   /** Encoding failed once: the encoder stays off for this catalog. */
@@ -60,22 +90,25 @@ export class ToolEncodings {
   }
 
   /**
-   * Builds the tools' vectors in slices of `slice` tools, each in its own turn of the event loop,
-   * so a daemon keeps serving meanwhile (6,685 tools: about 124 ms in all). Until they are all
-   * built, `nearest` answers nothing rather than building them on the query's time.
+   * Builds the tools' vectors in slices of `slice` tools, one per turn of the event loop, in a
+   * queue shared by every catalog (so a daemon keeps serving however many catalogs wait; 6,685
+   * tools: about 124 ms in all). Until they are all built, `nearest` answers nothing rather than
+   * building them on the query's time.
    */
   buildInBackground(slice = BACKGROUND_SLICE): void {
-    if (this.ready || this.#failed || this.#timer !== undefined) return;
-    const step = () => {
-      this.#timer = undefined;
-      this.#encode(this.#built + slice);
-      if (this.ready || this.#failed) return;
-      this.#timer = setTimeout(step, 0);
-      // Node: a pending slice does not keep a process alive that has nothing else to do.
-      (this.#timer as { unref?: () => void }).unref?.();
-    };
-    this.#timer = setTimeout(step, 0);
-    (this.#timer as { unref?: () => void }).unref?.();
+    if (this.ready || this.#failed || this.#slice !== undefined) return;
+    this.#slice = slice;
+    backgroundQueue.push(new WeakRef(this));
+    scheduleBackground();
+  }
+
+  /** One slice of a background build; false once there is nothing left to build. */
+  buildSlice(): boolean {
+    if (this.#slice === undefined) return false;
+    this.#encode(this.#built + this.#slice);
+    if (!this.ready && !this.#failed) return true;
+    this.#slice = undefined;
+    return false;
   }
 
   /**
@@ -91,8 +124,6 @@ export class ToolEncodings {
       this.#failed = true;
       this.#vectors = undefined;
       this.#ids = undefined;
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
-      this.#timer = undefined;
     }
   }
 
@@ -117,11 +148,7 @@ export class ToolEncodings {
       for (let k = 0; k < dimensions; k += 1) vectors[doc * dimensions + k] = Math.round((vector[k] as number) * 127);
     }
     this.#built = end;
-    if (this.ready) {
-      this.#ids = undefined;
-      if (this.#timer !== undefined) clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+    if (this.ready) this.#ids = undefined;
   }
 
   /**
@@ -166,7 +193,7 @@ export class ToolEncodings {
    * build is under way — no query waits for that), and never failed.
    */
   #usable(): boolean {
-    if (this.#failed || this.#timer !== undefined) return false;
+    if (this.#failed || this.#slice !== undefined) return false;
     this.build();
     return this.ready;
   }

@@ -83,7 +83,11 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
   const prefix = config.namespace.redisPrefix;
   const { bucket } = config.namespace;
 
-  const surfaces = new SurfaceBuilder(input.env, { maxJsonDepth: config.limits.maxJsonDepth });
+  const surfaces = new SurfaceBuilder(input.env, {
+    maxJsonDepth: config.limits.maxJsonDepth,
+    // Assemblies and engines the caches did not hold are charged to the tenant that caused them.
+    charge: (tenant, weight) => quotas.charge(tenant, weight),
+  });
   const routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
   const usage = new UsageLearning({
     settings: config.learnFromUse,
@@ -137,7 +141,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
       },
     },
     log,
-    { reconnect: config.mcp.reconnect },
+    { reconnect: config.mcp.reconnect, charge: (tenant, weight) => quotas.charge(tenant, weight) },
   );
   const contexts = new TurnContexts({ config, surfaces, registry, store, routingBudgets });
   const dispatch: DispatchService = new DispatchService({

@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { safeEnv, textOf, toDefinition } from './mcp-values';
 import { backoffDelay, realTimers, ReconnectConfigSchema, type ReconnectConfig, type Timers } from './mcp-reconnect';
 import type { OutboundFetch } from './outbound/guarded-fetch';
+import { RelistGate } from './relist-gate';
 
 export type McpServerConfig = z.output<typeof McpAttachRequestSchema>;
 
@@ -34,6 +35,8 @@ interface Connection {
   toolCount: number;
   /** The last tool list seen, shown as unavailable (with its count) while the server is away. */
   lastToolset: Toolset | undefined;
+  /** Re-lists on `tools/list_changed`: one at a time, at most one a second (`RelistGate`). */
+  relists: RelistGate | undefined;
 }
 
 /** Retry schedule, and the clock it runs on (simulated in tests). */
@@ -42,7 +45,17 @@ export interface McpPoolOptions {
   readonly timers?: Timers;
   /** Jitter source in [0, 1]. */
   readonly random?: () => number;
+  /** The least time between two re-lists of one server (`MIN_RELIST_INTERVAL_MS`). */
+  readonly minRelistIntervalMs?: number;
+  /**
+   * Charges the tenant for a re-list its server asked for (`RELIST_WEIGHT`, as a toolset put):
+   * the re-assembly that follows is the tenant's work.
+   */
+  readonly charge?: (tenant: string, weight: number) => void;
 }
+
+/** What a re-list on a server's `tools/list_changed` counts against its tenant's requests per second. */
+export const RELIST_WEIGHT = 10;
 
 const MAX_PAGES = 100;
 
@@ -64,6 +77,8 @@ export class McpPool {
   readonly #reconnect: ReconnectConfig;
   readonly #timers: Timers;
   readonly #random: () => number;
+  readonly #minRelistIntervalMs: number | undefined;
+  readonly #charge: ((tenant: string, weight: number) => void) | undefined;
 
   constructor(sink: ToolsetSink, log: Logger, options: McpPoolOptions = {}) {
     this.#sink = sink;
@@ -71,6 +86,8 @@ export class McpPool {
     this.#reconnect = options.reconnect ?? ReconnectConfigSchema.parse(undefined);
     this.#timers = options.timers ?? realTimers;
     this.#random = options.random ?? Math.random;
+    this.#minRelistIntervalMs = options.minRelistIntervalMs;
+    this.#charge = options.charge;
   }
 
   #key(tenant: string, name: string): string {
@@ -99,7 +116,20 @@ export class McpPool {
       unavailable: false,
       toolCount: 0,
       lastToolset: undefined,
+      relists: undefined,
     };
+    connection.relists = new RelistGate(
+      () => {
+        this.#charge?.(tenant, RELIST_WEIGHT);
+        return this.#relist(connection).catch((error: unknown) =>
+          this.#log.warn({ tenant, server: config.name, err: describe(error) }, 'could not re-list MCP tools'),
+        );
+      },
+      {
+        timers: this.#timers,
+        ...(this.#minRelistIntervalMs !== undefined ? { minIntervalMs: this.#minRelistIntervalMs } : {}),
+      },
+    );
     const key = this.#key(tenant, config.name);
     this.#connections.set(key, connection);
     try {
@@ -141,13 +171,7 @@ export class McpPool {
     const client = new Client({ name: 'toolsearchd', version: '0.1.0' });
     client.onerror = () => undefined;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      if (connection.client !== client) return;
-      void this.#relist(connection).catch((error: unknown) =>
-        this.#log.warn(
-          { tenant: connection.tenant, server: connection.config.name, err: describe(error) },
-          'could not re-list MCP tools',
-        ),
-      );
+      if (connection.client === client) connection.relists?.notify();
     });
     try {
       await client.connect(this.#transport(connection));
@@ -324,6 +348,7 @@ export class McpPool {
   /** Stops a connection for good: no retry runs after this, its client and outbound fetch close. */
   async #end(connection: Connection): Promise<void> {
     connection.closed = true;
+    connection.relists?.stop();
     if (connection.retry !== undefined) this.#timers.clearTimeout(connection.retry);
     connection.retry = undefined;
     const client = connection.client;

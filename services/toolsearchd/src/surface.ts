@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
 import { AssemblyCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
 import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
+import { engineBuiltTools } from '@toolsearch/search';
+import { assemblyWeight, engineBuildWeight } from './request-weights';
 import { withheldTools } from './vetting/withheld';
 import { applyGrant } from './grant';
 import type { ToolsetRegistry } from './registry.adapter';
@@ -55,10 +57,16 @@ export class SurfaceBuilder {
   readonly #shared = new Memo<Surface>(4096);
   /** Per descriptor: the digest of the settings its surface depends on. */
   readonly #settings = new WeakMap<SessionDescriptor, string>();
+  /** Charges a tenant for work its request turned out to cost (the quotas' `charge`). */
+  readonly #charge: ((tenant: string, weight: number) => void) | undefined;
 
-  constructor(env: Readonly<Record<string, string | undefined>> = {}, options: { maxJsonDepth?: number } = {}) {
+  constructor(
+    env: Readonly<Record<string, string | undefined>> = {},
+    options: { maxJsonDepth?: number; charge?: (tenant: string, weight: number) => void } = {},
+  ) {
     this.#env = env;
     this.#maxJsonDepth = options.maxJsonDepth;
+    this.#charge = options.charge;
   }
 
   config(raw: unknown): ParsedConfig {
@@ -73,7 +81,9 @@ export class SurfaceBuilder {
     const hit = byFormat?.get(format);
     if (hit !== undefined && hit.generation === generation) return hit.surface;
     const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
-    const surface = this.#shared.get(key, () => this.#build(descriptor, registry, format));
+    const surface = this.#shared.get(key, () =>
+      this.#charged(descriptor.tenant, () => this.#build(descriptor, registry, format)),
+    );
     if (byFormat === undefined) {
       byFormat = new Map();
       this.#recent.set(descriptor, byFormat);
@@ -92,6 +102,23 @@ export class SurfaceBuilder {
       this.#settings.set(descriptor, digest);
     }
     return digest;
+  }
+
+  /**
+   * Builds a surface and charges its tenant for what the content-addressed caches did not hold: an
+   * assembly (`assemblyWeight`) and a search engine (`engineBuildWeight`). Without it, a tenant
+   * asking for one model size, format or found tool after another had the daemon assemble (and
+   * once index) its whole catalog for 1 unit each.
+   */
+  #charged(tenant: string, build: () => Surface): Surface {
+    const misses = this.#assemblies.stats.misses;
+    const indexed = engineBuiltTools();
+    const surface = build();
+    const weight =
+      (this.#assemblies.stats.misses > misses ? assemblyWeight(surface.assembly.table.byName.size) : 0) +
+      engineBuildWeight(engineBuiltTools() - indexed);
+    if (weight > 0) this.#charge?.(tenant, weight);
+    return surface;
   }
 
   #build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat): Surface {

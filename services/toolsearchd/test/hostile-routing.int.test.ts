@@ -56,6 +56,9 @@ describe('a routing config built to take long to learn', () => {
     expect(mine.warnings).toEqual([]);
     const { session: theirs } = await other.openSession({ grant: { toolsets: ['docs'] }, model });
     await other.search(theirs.id, ['documentation']);
+    // Assembling and indexing 19,600 tools for the open is charged to its tenant (docs/security.md,
+    // quotas): its next second is spent. What is measured below is each search's own cost.
+    await new Promise((done) => setTimeout(done, 1_100));
 
     const attacks: number[] = [];
     const bystander: number[] = [];

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { Toolset } from '@toolsearch/catalog';
+import { tool, toolset } from '@toolsearch/testing';
+import { assemblyWeight, engineBuildWeight } from './request-weights';
+import type { ToolsetRegistry } from './registry.adapter';
+import { sessionDescriptor } from './session-fixture';
+import { SurfaceBuilder } from './surface';
+
+/** The two things a surface reads of the registry: a tenant's toolsets and their generation. */
+function registryOf(toolsets: readonly Toolset[]): ToolsetRegistry {
+  const entries = new Map(toolsets.map((entry) => [entry.id, { toolset: entry, revision: 1 }]));
+  return { toolsets: () => entries, generation: () => 1 } as unknown as ToolsetRegistry;
+}
+
+describe('SurfaceBuilder', () => {
+  // 40 tools under a unique description, so no other test's engine shares this content.
+  const tools = Array.from({ length: 40 }, (_, at) => tool(`surface_probe_${at}`, `Probe ${at} of the surface test.`));
+  const registry = registryOf([toolset('probe', tools)]);
+  const descriptor = (contextLength: number, tenant = 'acme') => ({
+    ...sessionDescriptor(`s-${contextLength}-${tenant}`, { tenant, toolsets: ['mcp-probe'] }),
+    model: { contextLength },
+  });
+
+  it('shares one search engine between surfaces whose catalogs have the same content', () => {
+    const builder = new SurfaceBuilder();
+    // Small model windows: the 40 tools stay behind the bridge at each size.
+    const small = builder.build(descriptor(4_000), registry);
+    const large = builder.build(descriptor(4_001), registry);
+    const anthropic = builder.build(descriptor(4_002), registry, 'anthropic');
+    expect(small.bridge.table.deferred).toHaveLength(40);
+    expect(large.assembly).not.toBe(small.assembly);
+    expect(large.bridge.table.deferred).not.toBe(small.bridge.table.deferred);
+    expect(large.bridge.engine).toBe(small.bridge.engine);
+    expect(anthropic.bridge.engine).toBe(small.bridge.engine);
+  });
+
+  it('charges the tenant whose request built what the caches did not hold, and nothing on a hit', () => {
+    const charged: [string, number][] = [];
+    const builder = new SurfaceBuilder({}, { charge: (tenant, weight) => charged.push([tenant, weight]) });
+    const others = registryOf([toolset('probe', [...tools, tool('surface_probe_extra', 'One more probe.')])]);
+    const first = builder.build(descriptor(4_000, 'first'), others);
+    const size = first.assembly.table.byName.size;
+    expect(first.bridge.table.deferred).toHaveLength(41);
+    // A new catalog: its assembly and its engine.
+    expect(charged).toEqual([['first', assemblyWeight(size) + engineBuildWeight(first.bridge.engine.size)]]);
+    // Another model size: a new assembly, the same engine.
+    builder.build(descriptor(4_001, 'second'), others);
+    expect(charged[1]).toEqual(['second', assemblyWeight(size)]);
+    // Both again: answered from the caches, free.
+    builder.build(descriptor(4_000, 'first'), others);
+    builder.build(descriptor(4_001, 'second'), others);
+    expect(charged).toHaveLength(2);
+  });
+});
