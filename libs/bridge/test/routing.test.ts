@@ -177,7 +177,8 @@ describe('search explanations', () => {
     expect(Math.max(...later)).toBeLessThan(150);
     const { hits } = routedSearch(session, 'long name', 5);
     expect(hits[0]).toMatchObject({ reason: 'rule' });
-  });
+    // About 200 searches of up to 25 ms each: over vitest's default of 5 s on a busy machine.
+  }, 30_000);
 
   it("takes its tests from a caller's shared allowance, and still answers when it is spent", () => {
     const long = toolset(

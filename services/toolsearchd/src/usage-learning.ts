@@ -22,7 +22,10 @@ export const LearnFromUseSchema = z
     maxToolsPerTerm: z.number().int().min(1).max(64).default(8),
     /** How long a session's last search may be followed by the call it leads to. */
     searchMemoryMs: z.number().int().min(1000).max(86_400_000).default(600_000),
-    /** Sessions whose last search one replica remembers at once; the oldest searches go first. */
+    /**
+     * Sessions whose last search one replica remembers at once, shared evenly by the opted-in
+     * tenants (each remembers at most its share; its own oldest searches go first).
+     */
     maxSessions: z.number().int().min(1).max(10_000_000).default(20_000),
   })
   .strict();
@@ -38,6 +41,7 @@ interface SearchGroup {
 interface LastSearch extends RecencyLinks<LastSearch> {
   /** `<tenant>\0<session>`. */
   readonly key: string;
+  readonly tenant: string;
   at: number;
   /** Per query (at most `KEPT_QUERY_CHARS` of it), the tools it returned (none: nothing to credit). */
   groups: readonly SearchGroup[];
@@ -63,7 +67,8 @@ const KEPT_QUERY_CHARS = 200;
  *
  * In memory, per replica: each replica learns from the searches and calls it serves (a call served
  * by another replica than its search is not credited) and forgets on restart. The sessions' last
- * searches are bounded by `maxSessions` and `searchMemoryMs` and dropped when a session closes;
+ * searches are bounded by each tenant's share of `maxSessions` and by `searchMemoryMs`, and dropped
+ * when a session closes;
  * the records by the opted-in tenants (from the config) × `maxTerms` × `maxToolsPerTerm`.
  */
 export class UsageLearning {
@@ -74,10 +79,13 @@ export class UsageLearning {
   /** Keyed `<tenant>\0<session>`. */
   readonly #last = new Map<string, LastSearch>();
   /**
-   * The same entries, oldest search first. Not the Map's own order: deleting and re-adding a
-   * session's key on every search grows V8's hash bucket of that key (see `RecencyList`).
+   * The same entries per tenant, oldest search first. Not the Map's own order: deleting and
+   * re-adding a session's key on every search grows V8's hash bucket of that key (see
+   * `RecencyList`). Per tenant, so that one tenant's searches only ever push out its own.
    */
-  readonly #order = new RecencyList<LastSearch>();
+  readonly #orders = new Map<string, RecencyList<LastSearch>>();
+  /** Searches each opted-in tenant may have remembered at once: its share of `maxSessions`. */
+  readonly #share: number;
 
   constructor(options: {
     settings: LearnFromUseSettings;
@@ -91,6 +99,7 @@ export class UsageLearning {
     this.#registry = new UsageBoostRegistry({ halfLifeMs, maxTerms, maxToolsPerTerm });
     this.#optedIn = new Set(options.tenants);
     for (const tenant of this.#optedIn) this.#registry.setOptIn(tenant, true);
+    this.#share = Math.max(1, Math.floor(options.settings.maxSessions / Math.max(1, this.#optedIn.size)));
   }
 
   /** Sessions whose last search is remembered (for tests and metrics). */
@@ -110,7 +119,8 @@ export class UsageLearning {
     const groups = searchGroups(result).filter((group) => group.matches.length > 0);
     const key = sessionKey(tenant, session);
     const now = this.#now();
-    this.#sweep(now);
+    const order = this.#orderOf(tenant);
+    this.#sweep(order, now);
     let last = this.#last.get(key);
     if (groups.length === 0) {
       // A search that returned nothing still ends the previous one: no later call is credited to it.
@@ -118,16 +128,16 @@ export class UsageLearning {
       return;
     }
     if (last === undefined) {
-      last = { key, at: now, groups, older: undefined, newer: undefined, listed: false };
+      last = { key, tenant, at: now, groups, older: undefined, newer: undefined, listed: false };
       this.#last.set(key, last);
     } else {
       last.at = now;
       last.groups = groups;
       delete last.credited;
     }
-    this.#order.touch(last);
-    for (const oldest of this.#order.fromOldest()) {
-      if (this.#last.size <= this.#settings.maxSessions) break;
+    order.touch(last);
+    for (const oldest of order.fromOldest()) {
+      if (order.size <= this.#share) break;
       this.#drop(oldest);
     }
   }
@@ -175,16 +185,28 @@ export class UsageLearning {
 
   #drop(last: LastSearch): void {
     this.#last.delete(last.key);
-    this.#order.remove(last);
+    this.#orders.get(last.tenant)?.remove(last);
+  }
+
+  #orderOf(tenant: string): RecencyList<LastSearch> {
+    let order = this.#orders.get(tenant);
+    if (order === undefined) {
+      order = new RecencyList<LastSearch>();
+      this.#orders.set(tenant, order);
+    }
+    return order;
   }
 
   #boosts(tenant: string): UsageBoosts | undefined {
     return this.#optedIn.has(tenant) ? this.#registry.forTenant(tenant) : undefined;
   }
 
-  /** Drops searches too old to be credited: the oldest are first, so this stops at the first fresh one. */
-  #sweep(now: number): void {
-    for (const last of this.#order.fromOldest()) {
+  /**
+   * Drops a tenant's searches too old to be credited: the oldest are first, so this stops at the
+   * first fresh one. (Another tenant's stale searches wait for its next search, within its share.)
+   */
+  #sweep(order: RecencyList<LastSearch>, now: number): void {
+    for (const last of order.fromOldest()) {
       if (now - last.at <= this.#settings.searchMemoryMs) return;
       this.#drop(last);
     }

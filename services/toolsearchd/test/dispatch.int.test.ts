@@ -17,7 +17,8 @@ import {
   type ResultEvent,
 } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
-import { collect, daemonFixture, tenantId } from './harness';
+import { RedisKeys } from '../src/redis-keys';
+import { collect, daemonFixture, eventually, tenantId } from './harness';
 
 const codec = JSONCodec<unknown>();
 const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
@@ -275,6 +276,18 @@ describe('dispatch, approvals and worker jobs', () => {
     expect(mcpCalls('delete_file')).toEqual([{ name: 'delete_file', arguments: { path: '/x' } }]);
     const { approval } = await operator.getApproval(id);
     expect(approval).toMatchObject({ state: 'done', decision: { decision: 'approve' }, result: { ok: true } });
+    // What the finished call keeps in Redis counts against its tenant's byte budget.
+    const redis = new Redis(fixture.config.redis.url);
+    const finished = await eventually(async () => {
+      const members = await redis.zrange(
+        new RedisKeys(fixture.config.namespace.redisPrefix).tenant(TENANT, 'approvals-finished'),
+        0,
+        -1,
+      );
+      expect(members.some((member) => member.startsWith(`${id} `))).toBe(true);
+      return members;
+    }).finally(() => redis.disconnect());
+    expect(finished.length).toBeGreaterThan(0);
     const audit = await daemon.dispatchService.audit.recent(TENANT, 50);
     expect(audit.some((record) => record.approvalId === id && record.outcome === 'ok')).toBe(true);
     expect(audit.some((record) => record.approvalId === id && record.outcome === 'pending_approval')).toBe(true);

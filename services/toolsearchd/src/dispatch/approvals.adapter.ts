@@ -11,6 +11,7 @@ import {
 } from '@toolsearch/proto';
 import { execOrThrow, type RedisClient, type RedisConnector } from '../redis-client';
 import { RedisKeys } from '../redis-keys';
+import { FinishedApprovals, type FinishedKeys } from './finished-approvals';
 
 const codec = JSONCodec<unknown>();
 const QUEUE = 'approvals';
@@ -54,9 +55,19 @@ export class Approvals {
   readonly #queueConnection: RedisClient;
   #worker: Worker | undefined;
   #workerConnection: RedisClient | undefined;
+  /** Each tenant's finished records, kept within a byte budget. */
+  readonly #finished: FinishedApprovals;
 
-  constructor(options: { redis: RedisClient; connector: RedisConnector; prefix: string; nc: NatsConnection }) {
+  constructor(options: {
+    redis: RedisClient;
+    connector: RedisConnector;
+    prefix: string;
+    nc: NatsConnection;
+    /** Bytes of finished records kept per tenant (default `FINISHED_BYTES_PER_TENANT`). */
+    finishedBytesPerTenant?: number;
+  }) {
     this.#redis = options.redis;
+    this.#finished = new FinishedApprovals(options.redis, KEEP_FINISHED_MS, options.finishedBytesPerTenant);
     this.#keys = new RedisKeys(options.prefix);
     this.#nc = options.nc;
     this.#connector = options.connector;
@@ -78,6 +89,13 @@ export class Approvals {
   }
   #index(tenant: string): string {
     return this.#keys.tenant(tenant, 'approvals');
+  }
+  #finishedKeys(tenant: string): FinishedKeys {
+    return {
+      index: this.#keys.tenant(tenant, 'approvals-finished'),
+      total: this.#keys.tenant(tenant, 'approvals-finished-bytes'),
+      records: (id) => ['', ':decision', ':ran', ':result'].map((part) => this.#key(tenant, id, part)),
+    };
   }
 
   /** Starts this replica's worker: it runs decided calls and expires undecided ones. */
@@ -318,6 +336,13 @@ export class Approvals {
       subject(EVENTS.sessionResult.template, { tenant: held.tenant, session: held.session }),
       codec.encode(event),
     );
+    // What the finished call keeps in Redis for a week counts against its tenant's budget.
+    const bytes = Buffer.byteLength(raw) + Buffer.byteLength(JSON.stringify(result)) + 512;
+    await this.#finished
+      .note(this.#finishedKeys(tenant), id, bytes)
+      .catch((error: Error) =>
+        this.#connector.problem('approvals-finished', 'could not count finished approvals', error),
+      );
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,64 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { redisConnectionUrl } from '../src/connection-config';
+import { FinishedApprovals, type FinishedKeys } from '../src/dispatch/finished-approvals';
+import { RedisKeys } from '../src/redis-keys';
+import { cleanup, tenantId, testConfig } from './harness';
+
+// A tenant's finished approvals (held call, decision, result: kept readable for a week) are held
+// to a byte budget in the shared Redis: past it, its oldest records go, and no other tenant's.
+describe('finished approvals within a byte budget', () => {
+  const config = testConfig();
+  const keys = new RedisKeys(config.namespace.redisPrefix);
+  let redis: Redis;
+  const finishedKeys = (tenant: string): FinishedKeys => ({
+    index: keys.tenant(tenant, 'approvals-finished'),
+    total: keys.tenant(tenant, 'approvals-finished-bytes'),
+    records: (id) => ['', ':result'].map((part) => keys.tenant(tenant, 'approval', `${id}${part}`)),
+  });
+  /** Stores a finished record of `bytes` characters and counts it. */
+  const finish = async (finished: FinishedApprovals, tenant: string, id: string, bytes: number, at: number) => {
+    await redis.set(keys.tenant(tenant, 'approval', id), 'x'.repeat(bytes), 'PX', 60_000);
+    await redis.set(keys.tenant(tenant, 'approval', `${id}:result`), '{}', 'PX', 60_000);
+    await finished.note(finishedKeys(tenant), id, bytes, at);
+  };
+  const exists = (tenant: string, id: string) => redis.exists(keys.tenant(tenant, 'approval', id));
+
+  beforeAll(async () => {
+    redis = new Redis(redisConnectionUrl(config.redis));
+    await redis.ping();
+  });
+  afterAll(async () => {
+    redis.disconnect();
+    await cleanup(config);
+  });
+
+  it("lets a tenant's oldest records go past its budget, and leaves another tenant's alone", async () => {
+    const heavy = tenantId('heavy');
+    const quiet = tenantId('quiet');
+    const finished = new FinishedApprovals(redis, 60_000, 10_000);
+    const now = Date.now();
+    await finish(finished, quiet, 'q1', 4_000, now);
+    for (let at = 0; at < 10; at += 1) await finish(finished, heavy, `h${at}`, 3_000, now + at);
+    // 10 × 3,000 bytes in a budget of 10,000: the three newest stay.
+    expect(Number(await redis.get(finishedKeys(heavy).total))).toBeLessThanOrEqual(10_000);
+    const kept = [];
+    for (let at = 0; at < 10; at += 1) if ((await exists(heavy, `h${at}`)) === 1) kept.push(at);
+    expect(kept).toEqual([7, 8, 9]);
+    expect(await redis.exists(keys.tenant(heavy, 'approval', 'h0:result'))).toBe(0);
+    expect(await exists(quiet, 'q1')).toBe(1);
+    expect(Number(await redis.get(finishedKeys(quiet).total))).toBe(4_000);
+  });
+
+  it('forgets records past their keeping time without counting them again', async () => {
+    const tenant = tenantId('aging');
+    const finished = new FinishedApprovals(redis, 1_000, 10_000);
+    const start = Date.now();
+    await finish(finished, tenant, 'old', 6_000, start);
+    // Two seconds later the old record is past its time: only the new one counts.
+    await finish(finished, tenant, 'new', 6_000, start + 2_000);
+    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(6_000);
+    expect(await redis.zcard(finishedKeys(tenant).index)).toBe(1);
+    expect(await exists(tenant, 'new')).toBe(1);
+  });
+});
