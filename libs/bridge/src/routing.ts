@@ -205,7 +205,8 @@ function describeRuleNow(rule: RoutingRule, index: number): string {
 /**
  * Search with the session's routing rules applied: rules whose `when` matches the query pin
  * their tools to the top (in pattern order) or multiply their scores. Returns the hits and, per
- * tool, the rules that moved it (for explanations). New pattern tests are taken from `shared`
+ * tool, the rules that moved it (for explanations), and the tools search withheld as no good
+ * match (`SearchAnswer.nearest`: empty unless it did). New pattern tests are taken from `shared`
  * when it is given, as well as capped per search.
  */
 export function routedSearch(
@@ -213,13 +214,16 @@ export function routedSearch(
   query: string,
   limit: number,
   shared?: RoutingBudget,
-): { hits: SearchHit[]; rules: Map<string, string[]> } {
+): { hits: SearchHit[]; rules: Map<string, string[]>; nearest: readonly SearchHit[] } {
   const rules = session.config.routing
     .map((rule, index) => ({ rule, index }))
     .filter(({ rule }) => (rule.pin || rule.boost !== undefined) && routingRuleApplies(rule, query))
     .map(({ rule, index }) => ({ rule, index, patterns: compiled(rule) }));
   const moved = new Map<string, string[]>();
-  if (rules.length === 0) return { hits: session.engine.search(query, limit), rules: moved };
+  if (rules.length === 0) {
+    const { hits, nearest } = session.engine.answer(query, limit);
+    return { hits, rules: moved, nearest };
+  }
   const catalog = session.table.deferred;
   const granted = Math.max(0, Math.min(ROUTING_SEARCH_BUDGET, shared?.left ?? ROUTING_SEARCH_BUDGET));
   const budget: Budget = { left: granted, pinsCut: false };
@@ -245,7 +249,8 @@ export function routedSearch(
     // A later rule's tools would have to follow the part of this rule's order not yet known.
     if (budget.pinsCut) break;
   }
-  let hits = session.engine.search(query, Math.max(limit * 4, 20)).map((hit) => {
+  const answer = session.engine.answer(query, Math.max(limit * 4, 20));
+  let hits = answer.hits.map((hit) => {
     let score = hit.score;
     for (const { rule, index, patterns } of rules) {
       if (rule.boost === undefined || anyPatternMatches(catalog, hit.index, patterns, budget) !== true) continue;
@@ -260,7 +265,7 @@ export function routedSearch(
     .map(({ hit }) => hit);
   if (shared !== undefined) shared.left -= granted - budget.left;
   const rest = hits.filter((hit) => !isPinned.has(hit.index));
-  return { hits: [...pinned, ...rest].slice(0, limit), rules: moved };
+  return { hits: [...pinned, ...rest].slice(0, limit), rules: moved, nearest: answer.nearest.slice(0, limit) };
 }
 
 /** The first rule that requires human confirmation for this tool, if any (for approval policy). */

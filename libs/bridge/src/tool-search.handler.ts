@@ -129,14 +129,10 @@ function availableSources(session: BridgeSession): AvailableSource[] {
   return sources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/**
- * The sources of the tools search withheld for `query` (no good match), nearest first: empty when
- * nothing came near at all. Asked only for a group without matches, so an answered query never
- * pays for it.
- */
-function closestSources(session: BridgeSession, query: string, limit: number): string[] {
+/** The sources of the tools search withheld (no good match), nearest first, at most `MAX_CLOSEST_SOURCES`. */
+function closestSources(session: BridgeSession, nearest: readonly SearchHit[]): string[] {
   const names: string[] = [];
-  for (const hit of session.engine.answer(query, limit).nearest) {
+  for (const hit of nearest) {
     const label = session.table.deferred[hit.index]?.label;
     if (label !== undefined && !names.includes(label)) names.push(label);
     if (names.length === MAX_CLOSEST_SOURCES) break;
@@ -258,7 +254,7 @@ export function handleToolSearch(
     if (matches.length > 0) return { query, matches };
     sources ??= availableSources(session);
     if (sources.length === 0) return { query, matches };
-    const closest = closestSources(session, query, limit);
+    const closest = closestSources(session, routed.nearest);
     return closest.length > 0
       ? { query, matches, closest_sources: closest, available_sources: sources, hint: NO_GOOD_MATCH_HINT }
       : { query, matches, available_sources: sources, hint: EMPTY_GROUP_HINT };

@@ -81,6 +81,11 @@ describe('request encoder', () => {
     for (let turn = 0; turn < 60 && !catalogs.every((encodings) => encodings.ready); turn += 1)
       await new Promise((done) => setTimeout(done, 0));
     expect(catalogs.every((encodings) => encodings.ready)).toBe(true);
+    // Catalogs that one slice builds whole: still one catalog per turn.
+    const small = Array.from({ length: 3 }, () => new ToolEncodings(new Bm25Index(documents)));
+    for (const encodings of small) encodings.buildInBackground(documents.length);
+    await new Promise((done) => setTimeout(done, 0));
+    expect(small.map((encodings) => encodings.ready)).toEqual([true, false, false]);
   });
 
   it('merges by reciprocal rank, keeping scores in the merged order and marking what only it found', () => {

@@ -25,12 +25,11 @@ function runBackgroundSlice(): void {
   backgroundTimer = undefined;
   while (backgroundQueue.length > 0) {
     const next = (backgroundQueue[0] as WeakRef<ToolEncodings>).deref();
-    // Collected (no session holds its engine any more) or done: nothing left to build.
-    if (next === undefined || !next.buildSlice()) {
-      backgroundQueue.shift();
-      continue;
-    }
-    break;
+    const outcome = next === undefined ? 'done' : next.buildSlice();
+    // Finished (or collected: no session holds its engine any more): off the queue.
+    if (outcome !== 'more') backgroundQueue.shift();
+    // One slice of work per turn, whichever catalog it was.
+    if (outcome !== 'done') break;
   }
   scheduleBackground();
 }
@@ -102,13 +101,16 @@ export class ToolEncodings {
     scheduleBackground();
   }
 
-  /** One slice of a background build; false once there is nothing left to build. */
-  buildSlice(): boolean {
-    if (this.#slice === undefined) return false;
+  /**
+   * One slice of a background build: `more` when some is left, `finished` when this slice ended
+   * it, `done` when there was nothing to do (no work was done).
+   */
+  buildSlice(): 'more' | 'finished' | 'done' {
+    if (this.#slice === undefined) return 'done';
     this.#encode(this.#built + this.#slice);
-    if (!this.ready && !this.#failed) return true;
+    if (!this.ready && !this.#failed) return 'more';
     this.#slice = undefined;
-    return false;
+    return 'finished';
   }
 
   /**

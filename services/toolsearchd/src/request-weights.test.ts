@@ -26,7 +26,13 @@ describe('dispatchWeight', () => {
 
   it('counts what the bridge would run: blanks dropped, caps applied, refusals cheap', () => {
     expect(bridgeCallWeight('tool_search', { queries: ['a', ' ', null, 'b'] })).toBe(2);
-    expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 500 }, () => 'q') })).toBe(7);
+    // More queries than the bridge takes: it refuses the call and runs none.
+    expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 500 }, () => 'q') })).toBe(1);
+    expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 7 }, () => 'q') })).toBe(7);
+    // JSON text nested deeper than the weight reader follows counts the most the bridge could run.
+    const deep = `{"queries": ["a"], "x": ${'['.repeat(100)}${']'.repeat(100)}}`;
+    expect(bridgeCallWeight('tool_search', deep)).toBe(7);
+    expect(bridgeCallWeight('tool_call', deep)).toBe(16);
     expect(bridgeCallWeight('tool_search', '{"query": "weather"}')).toBe(1);
     expect(bridgeCallWeight('tool_search', 'not json')).toBe(1);
     expect(bridgeCallWeight('tool_call', { calls: 'not json' })).toBe(1);

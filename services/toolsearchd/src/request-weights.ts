@@ -1,4 +1,4 @@
-import { normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
+import { jsonDepthWithin, MAX_JSON_DEPTH, normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import type { EndpointName } from '@toolsearch/proto';
 
@@ -42,7 +42,7 @@ export function queryCount(payload: unknown): number {
   return Array.isArray(queries) ? Math.min(100, Math.max(1, queries.length)) : 1;
 }
 
-/** How many searchable entries a `queries` argument holds (as the bridge drops blanks), up to `cap`. */
+/** How many searchable entries a `queries` argument holds (as the bridge drops blanks), counting past `cap` by one. */
 function listedCount(value: unknown, cap: number): number {
   if (typeof value === 'string') return value.trim() === '' ? 0 : 1;
   if (!Array.isArray(value)) return 0;
@@ -51,7 +51,7 @@ function listedCount(value: unknown, cap: number): number {
     if (item === null || item === undefined || item === false || item === 0) continue;
     if (typeof item === 'string' && item.trim() === '') continue;
     count += 1;
-    if (count === cap) break;
+    if (count > cap) break;
   }
   return count;
 }
@@ -59,20 +59,22 @@ function listedCount(value: unknown, cap: number): number {
 /**
  * What one call of a model turn (or one `/mcp` `tools/call`) counts, read as the bridge will read
  * it — the arguments as an object or its JSON text, `queries` or `query`: `tool_search` 1 per query
- * and `tool_call` 1 per entry, each up to the bridge's cap, anything else 1. Arguments the bridge
- * will refuse count 1 (the refusal is cheap).
+ * and `tool_call` 1 per entry, anything else 1. Arguments the bridge refuses (too many queries or
+ * entries, not JSON) count 1: the refusal is cheap. JSON text nested deeper than this reader
+ * follows (a deployment may let the bridge follow deeper) counts as the most the bridge runs.
  */
 export function bridgeCallWeight(name: unknown, args: unknown): number {
+  if (name !== 'tool_search' && name !== 'tool_call') return 1;
+  const most = name === 'tool_search' ? BRIDGE_LIMITS.maxQueries : BRIDGE_LIMITS.maxCalls;
+  if (typeof args === 'string' && !jsonDepthWithin(args, MAX_JSON_DEPTH)) return most;
   if (name === 'tool_search') {
     const record = readArgumentsObject(args);
     if (record === undefined) return 1;
-    return Math.max(1, listedCount(record['queries'] ?? record['query'], BRIDGE_LIMITS.maxQueries));
+    const count = listedCount(record['queries'] ?? record['query'], most);
+    return count > most ? 1 : Math.max(1, count);
   }
-  if (name === 'tool_call') {
-    const read = normalizeCallEntries(args);
-    return read.ok ? Math.max(1, read.entries.length) : 1;
-  }
-  return 1;
+  const read = normalizeCallEntries(args);
+  return read.ok ? Math.max(1, read.entries.length) : 1;
 }
 
 /** The weight of a `sessions.<s>.dispatch`: the sum of its calls' (`bridgeCallWeight`), at least 1. */

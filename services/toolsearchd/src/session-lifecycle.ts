@@ -199,7 +199,7 @@ export class SessionLifecycle {
       ancestorAllows: ancestorAllows.map((list) => [...list]),
     };
     const { token, descriptor } = await store.create(fresh);
-    const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
+    const surface = this.deps.surfaces.forRequest(descriptor, this.deps.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.deps.actors.track(descriptor);
     if (parent !== undefined) this.deps.actors.childSpawned(tenant, parent.id, descriptor.id);

@@ -49,7 +49,7 @@ export class SurfaceEndpoints {
    */
   async assembly(tenant: string, session: string | undefined, format: ToolFormat): Promise<Assembly> {
     const descriptor = await this.deps.descriptor(tenant, session);
-    const assembly = this.deps.surfaces.build(descriptor, this.deps.registry, format).assembly;
+    const assembly = this.deps.surfaces.forRequest(descriptor, this.deps.registry, format).assembly;
     const { result } = assembly;
     // The session's actor learns the tier and decides the `auto:N` latch.
     await this.deps.latch.note(descriptor, result);
@@ -67,7 +67,7 @@ export class SurfaceEndpoints {
   async search(tenant: string, session: string | undefined, body: unknown) {
     const request = parse(SearchRequestSchema, body);
     const descriptor = await this.deps.descriptor(tenant, session);
-    const { bridge } = this.deps.surfaces.build(descriptor, this.deps.registry);
+    const { bridge } = this.deps.surfaces.forRequest(descriptor, this.deps.registry);
     const { explain, ...args } = request;
     const started = performance.now();
     const charge = this.deps.charge;
@@ -93,7 +93,7 @@ export class SurfaceEndpoints {
   async describe(tenant: string, session: string | undefined, body: unknown) {
     const request = parse(DescribeRequestSchema, body);
     const descriptor = await this.deps.descriptor(tenant, session);
-    const { bridge } = this.deps.surfaces.build(descriptor, this.deps.registry);
+    const { bridge } = this.deps.surfaces.forRequest(descriptor, this.deps.registry);
     const outcome = handleToolDescribe(bridge, request);
     if (!outcome.ok) return bridgeError(outcome.error);
     this.deps.noteFound(tenant, descriptor.id, Object.keys(outcome.result.tools));

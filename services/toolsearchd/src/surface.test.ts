@@ -38,17 +38,20 @@ describe('SurfaceBuilder', () => {
     const charged: [string, number][] = [];
     const builder = new SurfaceBuilder({}, { charge: (tenant, weight) => charged.push([tenant, weight]) });
     const others = registryOf([toolset('probe', [...tools, tool('surface_probe_extra', 'One more probe.')])]);
-    const first = builder.build(descriptor(4_000, 'first'), others);
+    const first = builder.forRequest(descriptor(4_000, 'first'), others);
     const size = first.assembly.table.byName.size;
     expect(first.bridge.table.deferred).toHaveLength(41);
     // A new catalog: its assembly and its engine.
     expect(charged).toEqual([['first', assemblyWeight(size) + engineBuildWeight(first.bridge.engine.size)]]);
     // Another model size: a new assembly, the same engine.
-    builder.build(descriptor(4_001, 'second'), others);
+    builder.forRequest(descriptor(4_001, 'second'), others);
     expect(charged[1]).toEqual(['second', assemblyWeight(size)]);
     // Both again: answered from the caches, free.
-    builder.build(descriptor(4_000, 'first'), others);
-    builder.build(descriptor(4_001, 'second'), others);
+    builder.forRequest(descriptor(4_000, 'first'), others);
+    builder.forRequest(descriptor(4_001, 'second'), others);
+    expect(charged).toHaveLength(2);
+    // The daemon's own re-assembly (after a toolset change) charges nobody.
+    builder.build(descriptor(4_002, 'third'), others);
     expect(charged).toHaveLength(2);
   });
 });

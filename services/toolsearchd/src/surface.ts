@@ -75,14 +75,29 @@ export class SurfaceBuilder {
     );
   }
 
+  /**
+   * The surface for a tenant's own request: as `build`, and what the caches did not hold is
+   * charged to the tenant (`#charged`). The daemon's own re-assembly after a toolset change (the
+   * fan-out) and operators' views use `build`, so a tenant never pays for work it did not ask for.
+   */
+  forRequest(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
+    return this.#surface(descriptor, registry, format, true);
+  }
+
   build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
+    return this.#surface(descriptor, registry, format, false);
+  }
+
+  #surface(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat, charged: boolean): Surface {
     const generation = registry.generation(descriptor.tenant);
     let byFormat = this.#recent.get(descriptor);
     const hit = byFormat?.get(format);
     if (hit !== undefined && hit.generation === generation) return hit.surface;
     const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
     const surface = this.#shared.get(key, () =>
-      this.#charged(descriptor.tenant, () => this.#build(descriptor, registry, format)),
+      charged
+        ? this.#charged(descriptor.tenant, () => this.#build(descriptor, registry, format))
+        : this.#build(descriptor, registry, format),
     );
     if (byFormat === undefined) {
       byFormat = new Map();

@@ -23,7 +23,7 @@ export class TurnContexts {
   ) {}
 
   of(descriptor: SessionDescriptor): TurnContext {
-    const surface = this.deps.surfaces.build(descriptor, this.deps.registry);
+    const surface = this.deps.surfaces.forRequest(descriptor, this.deps.registry);
     return {
       tenant: descriptor.tenant,
       session: descriptor.id,

@@ -53,7 +53,7 @@ describe('the weight of a model turn', () => {
         );
       if (startedAt < 500) break;
     }
-    // Counted 1 each, both turns ran (2 of 30).
+    // 21 + 14 > 30: the second turn is refused (counted 1 each, as before, both ran).
     expect(codes).toEqual(['ok', 'QUOTA_EXCEEDED']);
   }, 30_000);
 });

@@ -284,7 +284,7 @@ describe('dispatch, approvals and worker jobs', () => {
         0,
         -1,
       );
-      expect(members.some((member) => member.startsWith(`${id} `))).toBe(true);
+      expect(members).toContain(id);
       return members;
     }).finally(() => redis.disconnect());
     expect(finished.length).toBeGreaterThan(0);

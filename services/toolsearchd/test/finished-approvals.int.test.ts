@@ -13,6 +13,7 @@ describe('finished approvals within a byte budget', () => {
   let redis: Redis;
   const finishedKeys = (tenant: string): FinishedKeys => ({
     index: keys.tenant(tenant, 'approvals-finished'),
+    sizes: keys.tenant(tenant, 'approvals-finished-sizes'),
     total: keys.tenant(tenant, 'approvals-finished-bytes'),
     records: (id) => ['', ':result'].map((part) => keys.tenant(tenant, 'approval', `${id}${part}`)),
   });
@@ -48,6 +49,35 @@ describe('finished approvals within a byte budget', () => {
     expect(await redis.exists(keys.tenant(heavy, 'approval', 'h0:result'))).toBe(0);
     expect(await exists(quiet, 'q1')).toBe(1);
     expect(Number(await redis.get(finishedKeys(quiet).total))).toBe(4_000);
+  });
+
+  it('counts a call once however often its ending is noted, and lets it go once when replicas race', async () => {
+    const tenant = tenantId('twice');
+    const finished = new FinishedApprovals(redis, 60_000, 10_000);
+    const now = Date.now();
+    await finish(finished, tenant, 'a', 4_000, now);
+    // A job handed out again ends the call twice: still 4,000 bytes.
+    await finished.note(finishedKeys(tenant), 'a', 4_000, now + 1);
+    await Promise.all([
+      finish(finished, tenant, 'b', 4_000, now + 2),
+      finished.note(finishedKeys(tenant), 'a', 4_000, now + 3),
+    ]);
+    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(8_000);
+    // Two replicas each finishing a call past the budget at once: the oldest goes, once.
+    const other = new FinishedApprovals(redis, 60_000, 10_000);
+    await redis.set(keys.tenant(tenant, 'approval', 'c'), 'x', 'PX', 60_000);
+    await redis.set(keys.tenant(tenant, 'approval', 'd'), 'x', 'PX', 60_000);
+    await Promise.all([
+      finished.note(finishedKeys(tenant), 'c', 3_000, now + 4),
+      other.note(finishedKeys(tenant), 'd', 3_000, now + 5),
+    ]);
+    const total = Number(await redis.get(finishedKeys(tenant).total));
+    const counted = await redis.zrange(finishedKeys(tenant).index, 0, -1);
+    const sizes = await redis.hvals(finishedKeys(tenant).sizes);
+    expect(total).toBe(sizes.reduce((sum, size) => sum + Number(size), 0));
+    expect(total).toBeLessThanOrEqual(10_000);
+    expect(counted).not.toContain('a');
+    expect(counted).toContain('d');
   });
 
   it('forgets records past their keeping time without counting them again', async () => {

@@ -93,6 +93,7 @@ export class Approvals {
   #finishedKeys(tenant: string): FinishedKeys {
     return {
       index: this.#keys.tenant(tenant, 'approvals-finished'),
+      sizes: this.#keys.tenant(tenant, 'approvals-finished-sizes'),
       total: this.#keys.tenant(tenant, 'approvals-finished-bytes'),
       records: (id) => ['', ':decision', ':ran', ':result'].map((part) => this.#key(tenant, id, part)),
     };

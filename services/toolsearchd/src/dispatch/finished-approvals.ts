@@ -1,4 +1,4 @@
-import { execOrThrow, type RedisClient } from '../redis-client';
+import type { RedisClient } from '../redis-client';
 
 /**
  * Bytes a tenant's finished approvals (the held call, its decision and its result, kept readable
@@ -8,18 +8,45 @@ import { execOrThrow, type RedisClient } from '../redis-client';
  * minutes in the attack review's estimate).
  */
 export const FINISHED_BYTES_PER_TENANT = 32 * 1024 * 1024;
-/** Records let go (or forgotten once expired) per step. */
+/** Records looked at per step when letting go or forgetting. */
 const BATCH = 64;
 
 /** Where one tenant's finished records are counted, and the keys of one record. */
 export interface FinishedKeys {
-  /** Sorted set of `<id> <bytes>`, scored by the time the call finished. */
+  /** Sorted set of finished call ids, scored by the time each finished. */
   readonly index: string;
-  /** The bytes those records hold. */
+  /** Hash: id → the bytes its records hold. */
+  readonly sizes: string;
+  /** The bytes all of them hold. */
   readonly total: string;
   /** Every key of one record (deleted when it is let go). */
   records(id: string): string[];
 }
+
+/**
+ * Counts a finished call once, whoever notes it and however often (a job BullMQ hands out again
+ * runs its ending twice). KEYS: index, sizes, total; ARGV: time, id, bytes, keeping time.
+ */
+const NOTE = `
+if redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2]) == 1 then
+  redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('INCRBY', KEYS[3], ARGV[3])
+end
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
+return 1`;
+
+/**
+ * Takes one call out of the count (and its records out of Redis when ARGV[2] is 1) only if it is
+ * still counted: two replicas letting go of the same call take it out once. KEYS: index, sizes,
+ * total, then the record's keys; ARGV: id, delete.
+ */
+const DROP = `
+if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
+local size = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') or 0
+redis.call('HDEL', KEYS[2], ARGV[1])
+redis.call('DECRBY', KEYS[3], size)
+if ARGV[2] == '1' then for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end end
+return 1`;
 
 /** Counts each tenant's finished approvals and lets the oldest go past `budget` bytes. */
 export class FinishedApprovals {
@@ -35,55 +62,41 @@ export class FinishedApprovals {
 
   /** A call finished with records of `bytes` bytes: count them, then keep the tenant in budget. */
   async note(keys: FinishedKeys, id: string, bytes: number, now = Date.now()): Promise<void> {
-    await execOrThrow(
-      this.#redis
-        .multi()
-        .zadd(keys.index, now, `${id} ${bytes}`)
-        .incrby(keys.total, bytes)
-        // A tenant quiet for the whole keeping time has no records left, nor a count.
-        .pexpire(keys.index, this.#keepMs)
-        .pexpire(keys.total, this.#keepMs),
-    );
+    await this.#redis.eval(NOTE, 3, keys.index, keys.sizes, keys.total, now, id, bytes, this.#keepMs);
     // Records past their keeping time expired by themselves: only the count forgets them.
-    const expired = await this.#redis.zrangebyscore(keys.index, '-inf', now - this.#keepMs, 'LIMIT', 0, BATCH);
-    await this.#drop(keys, expired, false);
+    for (const expired of await this.#redis.zrangebyscore(keys.index, '-inf', now - this.#keepMs, 'LIMIT', 0, BATCH))
+      await this.#drop(keys, expired, false);
     for (;;) {
       const excess = Number((await this.#redis.get(keys.total)) ?? 0) - this.#budget;
       if (excess <= 0) return;
       const oldest = await this.#redis.zrange(keys.index, 0, BATCH - 1);
       if (oldest.length === 0) {
-        // Nothing left to let go: the count drifted (a replica stopped mid-step); start it again.
+        // Nothing left to let go: the count drifted; start it again.
         await this.#redis.del(keys.total);
         return;
       }
+      const sizes = await this.#redis.hmget(keys.sizes, ...oldest);
       // The fewest of the oldest that cover the excess.
-      const chosen: string[] = [];
       let freed = 0;
-      for (const member of oldest) {
-        chosen.push(member);
-        freed += sizeOf(member);
+      for (const [at, id] of oldest.entries()) {
+        await this.#drop(keys, id, true);
+        freed += Number(sizes[at] ?? 0) || 0;
         if (freed >= excess) break;
       }
-      await this.#drop(keys, chosen, true);
     }
   }
 
-  /**
-   * Takes records out of the count (and their keys out of Redis when `deleteRecords`), each only
-   * by the replica whose `ZREM` removed it, so two replicas letting go at once count it once.
-   */
-  async #drop(keys: FinishedKeys, members: readonly string[], deleteRecords: boolean): Promise<void> {
-    for (const member of members) {
-      if ((await this.#redis.zrem(keys.index, member)) !== 1) continue;
-      const id = member.split(' ')[0] ?? '';
-      const multi = this.#redis.multi().decrby(keys.total, sizeOf(member));
-      if (deleteRecords && id !== '') multi.del(...keys.records(id));
-      await execOrThrow(multi);
-    }
+  async #drop(keys: FinishedKeys, id: string, deleteRecords: boolean): Promise<void> {
+    const records = deleteRecords ? keys.records(id) : [];
+    await this.#redis.eval(
+      DROP,
+      3 + records.length,
+      keys.index,
+      keys.sizes,
+      keys.total,
+      ...records,
+      id,
+      deleteRecords ? '1' : '0',
+    );
   }
-}
-
-/** The bytes a member `<id> <bytes>` counts. */
-function sizeOf(member: string): number {
-  return Number(member.split(' ')[1]) || 0;
 }

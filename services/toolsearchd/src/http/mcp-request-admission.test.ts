@@ -16,8 +16,8 @@ describe('mcpRequestWeight', () => {
     expect(mcpRequestWeight(call('github__create_issue', {}))).toBe(1);
     expect(mcpRequestWeight(call('tool_search', { query: 'weather' }))).toBe(1);
     expect(mcpRequestWeight(call('tool_search', { queries: ['a', 'b', 'c'] }))).toBe(3);
-    // More queries than the bridge takes count as many as it would run.
-    expect(mcpRequestWeight(call('tool_search', { queries: Array.from({ length: 50 }, () => 'q') }))).toBe(7);
+    // More queries than the bridge takes: refused without a search, counted 1.
+    expect(mcpRequestWeight(call('tool_search', { queries: Array.from({ length: 50 }, () => 'q') }))).toBe(1);
     expect(mcpRequestWeight([call('tool_search', { queries: ['a', 'b'] }), call('x', null)])).toBe(3);
     // Read as the bridge reads them: the singular key with a list, and arguments as JSON text.
     expect(mcpRequestWeight(call('tool_search', { query: ['a', 'b', 'c', 'd'] }))).toBe(4);
