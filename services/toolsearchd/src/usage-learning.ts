@@ -23,8 +23,9 @@ export const LearnFromUseSchema = z
     /** How long a session's last search may be followed by the call it leads to. */
     searchMemoryMs: z.number().int().min(1000).max(86_400_000).default(600_000),
     /**
-     * Sessions whose last search one replica remembers at once, shared evenly by the opted-in
-     * tenants (each remembers at most its share; its own oldest searches go first).
+     * Sessions whose last search one replica remembers at once; past it, the oldest search of the
+     * tenant that holds the most goes first (so one tenant's searches never push out a smaller
+     * tenant's, and a tenant alone may use them all).
      */
     maxSessions: z.number().int().min(1).max(10_000_000).default(20_000),
   })
@@ -67,8 +68,8 @@ const KEPT_QUERY_CHARS = 200;
  *
  * In memory, per replica: each replica learns from the searches and calls it serves (a call served
  * by another replica than its search is not credited) and forgets on restart. The sessions' last
- * searches are bounded by each tenant's share of `maxSessions` and by `searchMemoryMs`, and dropped
- * when a session closes;
+ * searches are bounded by `maxSessions` (the largest tenant gives way first) and by
+ * `searchMemoryMs`, and dropped when a session closes;
  * the records by the opted-in tenants (from the config) × `maxTerms` × `maxToolsPerTerm`.
  */
 export class UsageLearning {
@@ -81,11 +82,9 @@ export class UsageLearning {
   /**
    * The same entries per tenant, oldest search first. Not the Map's own order: deleting and
    * re-adding a session's key on every search grows V8's hash bucket of that key (see
-   * `RecencyList`). Per tenant, so that one tenant's searches only ever push out its own.
+   * `RecencyList`). Per tenant, so that past `maxSessions` the tenant holding the most gives way.
    */
   readonly #orders = new Map<string, RecencyList<LastSearch>>();
-  /** Searches each opted-in tenant may have remembered at once: its share of `maxSessions`. */
-  readonly #share: number;
 
   constructor(options: {
     settings: LearnFromUseSettings;
@@ -99,7 +98,6 @@ export class UsageLearning {
     this.#registry = new UsageBoostRegistry({ halfLifeMs, maxTerms, maxToolsPerTerm });
     this.#optedIn = new Set(options.tenants);
     for (const tenant of this.#optedIn) this.#registry.setOptIn(tenant, true);
-    this.#share = Math.max(1, Math.floor(options.settings.maxSessions / Math.max(1, this.#optedIn.size)));
   }
 
   /** Sessions whose last search is remembered (for tests and metrics). */
@@ -136,10 +134,7 @@ export class UsageLearning {
       delete last.credited;
     }
     order.touch(last);
-    for (const oldest of order.fromOldest()) {
-      if (order.size <= this.#share) break;
-      this.#drop(oldest);
-    }
+    while (this.#last.size > this.#settings.maxSessions) this.#dropFromLargest();
   }
 
   /** Notes that the session called `tool` and it succeeded: credited to the last search that offered it. */
@@ -186,6 +181,16 @@ export class UsageLearning {
   #drop(last: LastSearch): void {
     this.#last.delete(last.key);
     this.#orders.get(last.tenant)?.remove(last);
+  }
+
+  /** Drops the oldest search of the tenant holding the most (opted-in tenants are few: a scan). */
+  #dropFromLargest(): void {
+    let largest: RecencyList<LastSearch> | undefined;
+    for (const order of this.#orders.values()) if (largest === undefined || order.size > largest.size) largest = order;
+    for (const oldest of largest?.fromOldest() ?? []) {
+      this.#drop(oldest);
+      return;
+    }
   }
 
   #orderOf(tenant: string): RecencyList<LastSearch> {
