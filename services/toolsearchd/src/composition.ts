@@ -157,6 +157,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     hooks,
     contextOf: (tenant, session) => contexts.stored(tenant, session),
     admitHold: async (tenant) => (await quotas.admitHold(tenant))?.message,
+    holdLimit: (tenant) => quotas.limits(tenant).heldApprovals,
     noteFound: (tenant, session, names) => found.note(tenant, session, names),
     usage,
     charge: (tenant, weight) => quotas.charge(tenant, weight),

@@ -10,6 +10,7 @@ const BUSY = tenantId('busy');
 const OTHER = tenantId('other');
 const CHURN = tenantId('churn');
 const PACED = tenantId('paced');
+const RACING = tenantId('racing');
 const model = { contextLength: 128_000 };
 const obj = { type: 'object', properties: {} };
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -28,6 +29,7 @@ describe('per-tenant quotas', () => {
       [BUSY]: { quotas: { requestsPerSecond: 20 } },
       [CHURN]: { quotas: { requestsPerSecond: 200 } },
       [PACED]: { quotas: { requestsPerSecond: 100 } },
+      [RACING]: { quotas: { heldApprovals: 2 } },
     },
   });
   let small: ToolsearchClient;
@@ -109,6 +111,34 @@ describe('per-tenant quotas', () => {
     const second = await small.dispatch(session.id, [{ id: 'c2', name: 'drop_b', arguments: {} }]);
     expect(second.results[0]).toMatchObject({ ok: false, error: { code: 'QUOTA_EXCEEDED' } });
     expect((await small.listApprovals()).approvals).toHaveLength(1);
+    expect(runs).toHaveLength(0);
+  });
+
+  it('held calls: risky calls arriving at once cannot together pass the limit', async () => {
+    const racing = await fixture.client(RACING);
+    const nc = await fixture.connection();
+    const runs = await serveExec(nc, RACING, 'risky');
+    const names = Array.from({ length: 6 }, (_, at) => `wipe_${at}`);
+    await racing.putToolset({
+      id: 'risky',
+      kind: 'plugin',
+      label: 'risky',
+      tools: names.map((name) => tool(name, { risk: 'high' })),
+    });
+    // Six sessions (one session's turns run one after another), each holding one call at once:
+    // each checked the count before any was stored, when the check and the hold were two steps.
+    const sessions = [];
+    for (let at = 0; at < names.length; at += 1)
+      sessions.push((await racing.openSession({ grant: { toolsets: ['risky'] }, model })).session.id);
+    const turns = await Promise.all(
+      names.map((name, at) => racing.dispatch(sessions[at] ?? '', [{ id: `c${at}`, name, arguments: {} }])),
+    );
+    const statuses = turns.map((turn) =>
+      turn.results[0]?.status === 'pending_approval' ? 'held' : turn.results[0]?.error?.code,
+    );
+    expect(statuses.filter((status) => status === 'held')).toHaveLength(2);
+    expect(statuses.filter((status) => status === 'QUOTA_EXCEEDED')).toHaveLength(4);
+    expect((await racing.listApprovals()).approvals).toHaveLength(2);
     expect(runs).toHaveLength(0);
   });
 

@@ -18,6 +18,17 @@ const QUEUE = 'approvals';
 /** How long a finished approval (with its result) stays readable. */
 const KEEP_FINISHED_MS = 7 * 86_400_000;
 
+/**
+ * Stores a held call and adds it to its tenant's index, unless the index already holds ARGV[5]
+ * calls (-1: no limit). KEYS: the record, the index; ARGV: record, time to keep (ms), time, id, limit.
+ */
+const HOLD = `
+local limit = tonumber(ARGV[5])
+if limit >= 0 and redis.call('ZCARD', KEYS[2]) >= limit then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+return 1`;
+
 /** A held call as stored: everything needed to run it later on any replica. */
 export type HeldCall = Omit<Approval, 'state' | 'decision' | 'result'>;
 type Decision = NonNullable<Approval['decision']>;
@@ -114,8 +125,16 @@ export class Approvals {
     this.#worker.waitUntilReady().catch(() => undefined);
   }
 
-  /** Holds a call until a decision or its expiry. Returns the stored record. */
-  async hold(call: Omit<HeldCall, 'id' | 'requested_at' | 'expires_at'>, expiryMs: number): Promise<HeldCall> {
+  /**
+   * Holds a call until a decision or its expiry. Returns the stored record, or undefined when the
+   * tenant already holds `limit` calls: counted and stored in one script, so parallel lanes and
+   * replicas holding at once cannot together pass the limit.
+   */
+  async hold(
+    call: Omit<HeldCall, 'id' | 'requested_at' | 'expires_at'>,
+    expiryMs: number,
+    limit = Number.POSITIVE_INFINITY,
+  ): Promise<HeldCall | undefined> {
     const now = Date.now();
     const held: HeldCall = {
       ...call,
@@ -123,12 +142,18 @@ export class Approvals {
       requested_at: now,
       expires_at: now + expiryMs,
     };
-    await execOrThrow(
-      this.#redis
-        .multi()
-        .set(this.#key(held.tenant, held.id), JSON.stringify(held), 'PX', expiryMs + KEEP_FINISHED_MS)
-        .zadd(this.#index(held.tenant), now, held.id),
+    const stored = await this.#redis.eval(
+      HOLD,
+      2,
+      this.#key(held.tenant, held.id),
+      this.#index(held.tenant),
+      JSON.stringify(held),
+      expiryMs + KEEP_FINISHED_MS,
+      now,
+      held.id,
+      Number.isFinite(limit) ? limit : -1,
     );
+    if (stored !== 1) return undefined;
     await this.#queue.add(
       'held',
       { tenant: held.tenant, id: held.id },

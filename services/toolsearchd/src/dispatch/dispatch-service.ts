@@ -54,6 +54,8 @@ export class DispatchService {
     contextOf: ContextSource;
     /** Whether the tenant may hold one more call (its quota); why not, otherwise. */
     admitHold?: (tenant: string) => Promise<string | undefined>;
+    /** The most calls the tenant may hold at once (enforced when the call is stored). */
+    holdLimit?: (tenant: string) => number;
     /** Told the tools a turn described or ran successfully (for `keep_found`). */
     noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
     /** Learning from use (usage-learning.ts). */
@@ -83,6 +85,7 @@ export class DispatchService {
         ),
       settings: config.dispatch,
       ...(options.admitHold !== undefined ? { admitHold: options.admitHold } : {}),
+      ...(options.holdLimit !== undefined ? { holdLimit: options.holdLimit } : {}),
       ...(options.noteFound !== undefined ? { noteFound: options.noteFound } : {}),
       ...(options.usage !== undefined ? { usage: options.usage } : {}),
       ...(options.charge !== undefined ? { charge: options.charge } : {}),

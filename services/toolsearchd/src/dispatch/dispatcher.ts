@@ -36,6 +36,8 @@ export interface DispatcherDeps {
   readonly settings: { concurrency: number; timeoutMs: number; retries: number };
   /** Whether the tenant may hold one more call: undefined, or why not (its held-calls quota). */
   readonly admitHold?: (tenant: string) => Promise<string | undefined>;
+  /** The most calls the tenant may hold at once, enforced where the call is stored. */
+  readonly holdLimit?: (tenant: string) => number;
   /** Told the tools a turn described or ran successfully, in order (for `keep_found`). */
   readonly noteFound?: (tenant: string, session: string, names: readonly string[]) => void;
   /** Learning from use: ranks searches of tenants that opted in, and learns from their turns. */
@@ -260,7 +262,18 @@ export class Dispatcher {
           requester: context.session,
         },
         context.policy.approval.expiryMs,
+        this.#deps.holdLimit?.(context.tenant),
       );
+      // Another lane or replica took the last place between the check above and the hold.
+      if (held === undefined)
+        return {
+          envelope: failure(
+            CALL_ERROR_CODES.QUOTA_EXCEEDED,
+            (await this.#deps.admitHold?.(context.tenant)) ?? "quota 'heldApprovals' reached",
+          ),
+          retries: 0,
+          digest,
+        };
       const waitFor = deadline - Date.now();
       if (waitFor > 0) {
         const done = await this.#deps.approvals.waitForResult(context.tenant, held.id, waitFor);
