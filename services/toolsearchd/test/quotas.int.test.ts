@@ -127,7 +127,7 @@ describe('per-tenant quotas', () => {
     });
     // Six sessions (one session's turns run one after another), each holding one call at once:
     // each checked the count before any was stored, when the check and the hold were two steps.
-    const sessions = [];
+    const sessions: string[] = [];
     for (let at = 0; at < names.length; at += 1)
       sessions.push((await racing.openSession({ grant: { toolsets: ['risky'] }, model })).session.id);
     const turns = await Promise.all(
