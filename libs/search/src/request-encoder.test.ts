@@ -72,12 +72,16 @@ describe('request encoder', () => {
     expect(direct.nearest(request, 5)).toEqual(encodings.nearest(request, 5));
   });
 
-  it('builds the background queue of every catalog one slice per turn, one catalog after another', async () => {
+  it('builds the background queue of every catalog one slice per turn, the catalogs taking turns', async () => {
     const catalogs = Array.from({ length: 3 }, () => new ToolEncodings(new Bm25Index(documents)));
     for (const encodings of catalogs) encodings.buildInBackground(2);
     // One turn of the event loop: one slice of the first catalog, none of the others'.
     await new Promise((done) => setTimeout(done, 0));
     expect(catalogs.map((encodings) => encodings.bytes > 0)).toEqual([true, false, false]);
+    // The catalogs take turns: the next two turns start the other two.
+    await new Promise((done) => setTimeout(done, 0));
+    await new Promise((done) => setTimeout(done, 0));
+    expect(catalogs.map((encodings) => encodings.bytes > 0)).toEqual([true, true, true]);
     for (let turn = 0; turn < 60 && !catalogs.every((encodings) => encodings.ready); turn += 1)
       await new Promise((done) => setTimeout(done, 0));
     expect(catalogs.every((encodings) => encodings.ready)).toBe(true);

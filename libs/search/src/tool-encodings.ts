@@ -6,8 +6,8 @@ import type { SearchDocument } from './search-document';
 const BACKGROUND_SLICE = 512;
 
 /**
- * Every catalog's background build, in the order asked: one slice of the first per turn of the
- * event loop, however many catalogs wait. Each catalog timing its own slices let builds pile up
+ * Every catalog's background build, in turns: one slice of one catalog per turn of the event loop,
+ * however many catalogs wait. Each catalog timing its own slices let builds pile up
  * (a tenant creating engine after engine had a dozen slices run back to back in each turn), and
  * kept a superseded engine alive until its build ended; the queue holds each one weakly.
  */
@@ -24,10 +24,13 @@ function scheduleBackground(): void {
 function runBackgroundSlice(): void {
   backgroundTimer = undefined;
   while (backgroundQueue.length > 0) {
-    const next = (backgroundQueue[0] as WeakRef<ToolEncodings>).deref();
+    const head = backgroundQueue.shift() as WeakRef<ToolEncodings>;
+    const next = head.deref();
     const outcome = next === undefined ? 'done' : next.buildSlice();
-    // Finished (or collected: no session holds its engine any more): off the queue.
-    if (outcome !== 'more') backgroundQueue.shift();
+    // Catalogs take turns: one with more to build goes to the back (finished or collected ones —
+    // no session holds their engine any more — leave), so a tenant queueing many cannot hold up
+    // another's.
+    if (outcome === 'more') backgroundQueue.push(head);
     // One slice of work per turn, whichever catalog it was.
     if (outcome !== 'done') break;
   }

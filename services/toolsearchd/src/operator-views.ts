@@ -48,7 +48,7 @@ export class OperatorViews {
 
   async sessionShow(tenant: string, session: string | undefined) {
     const descriptor = await this.deps.descriptor(tenant, session);
-    const { result } = this.deps.surfaces.build(descriptor, this.deps.registry).assembly;
+    const { result } = this.deps.surfaces.forRequest(descriptor, this.deps.registry).assembly;
     return {
       ok: true as const,
       session: {

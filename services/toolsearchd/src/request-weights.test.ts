@@ -29,10 +29,16 @@ describe('dispatchWeight', () => {
     // More queries than the bridge takes: it refuses the call and runs none.
     expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 500 }, () => 'q') })).toBe(1);
     expect(bridgeCallWeight('tool_search', { queries: Array.from({ length: 7 }, () => 'q') })).toBe(7);
-    // JSON text nested deeper than the weight reader follows counts the most the bridge could run.
-    const deep = `{"queries": ["a"], "x": ${'['.repeat(100)}${']'.repeat(100)}}`;
-    expect(bridgeCallWeight('tool_search', deep)).toBe(7);
-    expect(bridgeCallWeight('tool_call', deep)).toBe(16);
+    // JSON text as deep as a deployment may let the bridge follow is read, not taken as refused...
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    expect(bridgeCallWeight('tool_search', `{"queries": ["a", "b"], "x": ${nested(500)}}`)).toBe(2);
+    const entries = Array.from({ length: 16 }, () => ({ name: 't', arguments: {} }));
+    expect(
+      bridgeCallWeight('tool_call', { calls: JSON.stringify(entries).replace('{}', `{"x": ${nested(500)}}`) }),
+    ).toBe(16);
+    // ...and deeper than any deployment allows counts the most the bridge could run.
+    expect(bridgeCallWeight('tool_search', `{"queries": ["a"], "x": ${nested(1100)}}`)).toBe(7);
+    expect(bridgeCallWeight('tool_call', `{"calls": [], "x": ${nested(1100)}}`)).toBe(16);
     expect(bridgeCallWeight('tool_search', '{"query": "weather"}')).toBe(1);
     expect(bridgeCallWeight('tool_search', 'not json')).toBe(1);
     expect(bridgeCallWeight('tool_call', { calls: 'not json' })).toBe(1);

@@ -1,4 +1,4 @@
-import { jsonDepthWithin, MAX_JSON_DEPTH, normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
+import { jsonDepthWithin, normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import type { EndpointName } from '@toolsearch/proto';
 
@@ -57,23 +57,29 @@ function listedCount(value: unknown, cap: number): number {
 }
 
 /**
+ * How deep the weights read JSON text: the most `limits.maxJsonDepth` allows, so that no depth a
+ * deployment lets the bridge follow is read as "refused" here (reading is linear in the text).
+ */
+const WEIGHT_JSON_DEPTH = 1000;
+
+/**
  * What one call of a model turn (or one `/mcp` `tools/call`) counts, read as the bridge will read
  * it — the arguments as an object or its JSON text, `queries` or `query`: `tool_search` 1 per query
  * and `tool_call` 1 per entry, anything else 1. Arguments the bridge refuses (too many queries or
- * entries, not JSON) count 1: the refusal is cheap. JSON text nested deeper than this reader
- * follows (a deployment may let the bridge follow deeper) counts as the most the bridge runs.
+ * entries, not JSON) count 1: the refusal is cheap. JSON text nested deeper than any deployment
+ * lets the bridge follow counts as the most the bridge could run.
  */
 export function bridgeCallWeight(name: unknown, args: unknown): number {
   if (name !== 'tool_search' && name !== 'tool_call') return 1;
   const most = name === 'tool_search' ? BRIDGE_LIMITS.maxQueries : BRIDGE_LIMITS.maxCalls;
-  if (typeof args === 'string' && !jsonDepthWithin(args, MAX_JSON_DEPTH)) return most;
+  if (typeof args === 'string' && !jsonDepthWithin(args, WEIGHT_JSON_DEPTH)) return most;
   if (name === 'tool_search') {
-    const record = readArgumentsObject(args);
+    const record = readArgumentsObject(args, WEIGHT_JSON_DEPTH);
     if (record === undefined) return 1;
     const count = listedCount(record['queries'] ?? record['query'], most);
     return count > most ? 1 : Math.max(1, count);
   }
-  const read = normalizeCallEntries(args);
+  const read = normalizeCallEntries(args, WEIGHT_JSON_DEPTH);
   return read.ok ? Math.max(1, read.entries.length) : 1;
 }
 

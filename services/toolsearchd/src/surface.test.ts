@@ -50,8 +50,12 @@ describe('SurfaceBuilder', () => {
     builder.forRequest(descriptor(4_000, 'first'), others);
     builder.forRequest(descriptor(4_001, 'second'), others);
     expect(charged).toHaveLength(2);
-    // The daemon's own re-assembly (after a toolset change) charges nobody.
+    // The daemon's own re-assembly (the fan-out): the assembly is not charged...
     builder.build(descriptor(4_002, 'third'), others);
     expect(charged).toHaveLength(2);
+    // ...but a new engine (new content: a toolset changed) is, to the session's tenant.
+    const changed = registryOf([toolset('probe', [...tools, tool('surface_probe_changed', 'Changed probe.')])]);
+    const rebuilt = builder.build(descriptor(4_003, 'fourth'), changed);
+    expect(charged[2]).toEqual(['fourth', engineBuildWeight(rebuilt.bridge.engine.size)]);
   });
 });

@@ -76,28 +76,35 @@ export class SurfaceBuilder {
   }
 
   /**
-   * The surface for a tenant's own request: as `build`, and what the caches did not hold is
-   * charged to the tenant (`#charged`). The daemon's own re-assembly after a toolset change (the
-   * fan-out) and operators' views use `build`, so a tenant never pays for work it did not ask for.
+   * The surface for a tenant's own request: what the caches did not hold — an assembly, a search
+   * engine — is charged to the tenant (`#charged`).
    */
   forRequest(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
-    return this.#surface(descriptor, registry, format, true);
+    return this.#surface(descriptor, registry, format, 'all');
   }
 
+  /**
+   * The surface the daemon builds on its own account (the fan-out after a toolset change): only a
+   * new search engine is charged to the session's tenant — a toolset put is what made its content
+   * new — not the assemblies of its many sessions.
+   */
   build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat = 'openai'): Surface {
-    return this.#surface(descriptor, registry, format, false);
+    return this.#surface(descriptor, registry, format, 'engines');
   }
 
-  #surface(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat, charged: boolean): Surface {
+  #surface(
+    descriptor: SessionDescriptor,
+    registry: ToolsetRegistry,
+    format: ToolFormat,
+    charged: 'all' | 'engines',
+  ): Surface {
     const generation = registry.generation(descriptor.tenant);
     let byFormat = this.#recent.get(descriptor);
     const hit = byFormat?.get(format);
     if (hit !== undefined && hit.generation === generation) return hit.surface;
     const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
     const surface = this.#shared.get(key, () =>
-      charged
-        ? this.#charged(descriptor.tenant, () => this.#build(descriptor, registry, format))
-        : this.#build(descriptor, registry, format),
+      this.#charged(descriptor.tenant, charged, () => this.#build(descriptor, registry, format)),
     );
     if (byFormat === undefined) {
       byFormat = new Map();
@@ -125,12 +132,13 @@ export class SurfaceBuilder {
    * asking for one model size, format or found tool after another had the daemon assemble (and
    * once index) its whole catalog for 1 unit each.
    */
-  #charged(tenant: string, build: () => Surface): Surface {
+  #charged(tenant: string, what: 'all' | 'engines', build: () => Surface): Surface {
     const misses = this.#assemblies.stats.misses;
     const indexed = engineBuiltTools();
     const surface = build();
+    const assembled = what === 'all' && this.#assemblies.stats.misses > misses;
     const weight =
-      (this.#assemblies.stats.misses > misses ? assemblyWeight(surface.assembly.table.byName.size) : 0) +
+      (assembled ? assemblyWeight(surface.assembly.table.byName.size) : 0) +
       engineBuildWeight(engineBuiltTools() - indexed);
     if (weight > 0) this.#charge?.(tenant, weight);
     return surface;

@@ -134,7 +134,7 @@ export class UsageLearning {
       delete last.credited;
     }
     order.touch(last);
-    while (this.#last.size > this.#settings.maxSessions) this.#dropFromLargest();
+    while (this.#last.size > this.#settings.maxSessions && this.#dropFromLargest());
   }
 
   /** Notes that the session called `tool` and it succeeded: credited to the last search that offered it. */
@@ -183,14 +183,18 @@ export class UsageLearning {
     this.#orders.get(last.tenant)?.remove(last);
   }
 
-  /** Drops the oldest search of the tenant holding the most (opted-in tenants are few: a scan). */
-  #dropFromLargest(): void {
+  /**
+   * Drops the oldest search of the tenant holding the most (opted-in tenants are few: a scan);
+   * false when there was none to drop.
+   */
+  #dropFromLargest(): boolean {
     let largest: RecencyList<LastSearch> | undefined;
     for (const order of this.#orders.values()) if (largest === undefined || order.size > largest.size) largest = order;
     for (const oldest of largest?.fromOldest() ?? []) {
       this.#drop(oldest);
-      return;
+      return true;
     }
+    return false;
   }
 
   #orderOf(tenant: string): RecencyList<LastSearch> {

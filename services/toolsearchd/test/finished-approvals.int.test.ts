@@ -80,6 +80,17 @@ describe('finished approvals within a byte budget', () => {
     expect(counted).toContain('d');
   });
 
+  it('keeps a call that alone is over the budget readable until the next one finishes', async () => {
+    const tenant = tenantId('huge');
+    const finished = new FinishedApprovals(redis, 60_000, 10_000);
+    const now = Date.now();
+    await finish(finished, tenant, 'huge', 50_000, now);
+    expect(await exists(tenant, 'huge')).toBe(1);
+    await finish(finished, tenant, 'next', 1_000, now + 1);
+    expect(await exists(tenant, 'huge')).toBe(0);
+    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(1_000);
+  });
+
   it('forgets records past their keeping time without counting them again', async () => {
     const tenant = tenantId('aging');
     const finished = new FinishedApprovals(redis, 1_000, 10_000);

@@ -154,11 +154,19 @@ export class Approvals {
       Number.isFinite(limit) ? limit : -1,
     );
     if (stored !== 1) return undefined;
-    await this.#queue.add(
-      'held',
-      { tenant: held.tenant, id: held.id },
-      { jobId: held.id, delay: expiryMs, attempts: 1, removeOnComplete: true, removeOnFail: true },
-    );
+    try {
+      await this.#queue.add(
+        'held',
+        { tenant: held.tenant, id: held.id },
+        { jobId: held.id, delay: expiryMs, attempts: 1, removeOnComplete: true, removeOnFail: true },
+      );
+    } catch (error) {
+      // Without its job nothing would ever decide or expire the call: it must not stay held.
+      await execOrThrow(
+        this.#redis.multi().del(this.#key(held.tenant, held.id)).zrem(this.#index(held.tenant), held.id),
+      ).catch(() => undefined);
+      throw error;
+    }
     return held;
   }
 

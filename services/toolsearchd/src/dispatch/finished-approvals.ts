@@ -44,7 +44,7 @@ const DROP = `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 local size = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') or 0
 redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('DECRBY', KEYS[3], size)
+if redis.call('DECRBY', KEYS[3], size) < 0 then redis.call('SET', KEYS[3], 0, 'KEEPTTL') end
 if ARGV[2] == '1' then for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end end
 return 1`;
 
@@ -69,17 +69,15 @@ export class FinishedApprovals {
     for (;;) {
       const excess = Number((await this.#redis.get(keys.total)) ?? 0) - this.#budget;
       if (excess <= 0) return;
-      const oldest = await this.#redis.zrange(keys.index, 0, BATCH - 1);
-      if (oldest.length === 0) {
-        // Nothing left to let go: the count drifted; start it again.
-        await this.#redis.del(keys.total);
-        return;
-      }
+      // The call just noted is never let go by its own noting: its result must stay readable to
+      // whoever waits for it, even when it alone is over the budget.
+      const oldest = (await this.#redis.zrange(keys.index, 0, BATCH)).filter((member) => member !== id).slice(0, BATCH);
+      if (oldest.length === 0) return;
       const sizes = await this.#redis.hmget(keys.sizes, ...oldest);
       // The fewest of the oldest that cover the excess.
       let freed = 0;
-      for (const [at, id] of oldest.entries()) {
-        await this.#drop(keys, id, true);
+      for (const [at, old] of oldest.entries()) {
+        await this.#drop(keys, old, true);
         freed += Number(sizes[at] ?? 0) || 0;
         if (freed >= excess) break;
       }
