@@ -73,9 +73,11 @@ describe('a routing config built to take long to learn', () => {
       }
     })();
     await Promise.all([attacker, neighbour]);
-    // One search that learnt all 20 million tests held the thread for over a second.
-    expect(Math.max(...attacks)).toBeLessThan(250);
-    expect(Math.max(...bystander)).toBeLessThan(150);
+    // One search that learnt all 20 million tests held the thread for over a second. (Measured:
+    // 80 – 145 ms at most, 185 ms once in a clean-clone run with the whole suite beside it; the
+    // bounds stay well under the second they guard against.)
+    expect(Math.max(...attacks)).toBeLessThan(400);
+    expect(Math.max(...bystander)).toBeLessThan(300);
     // Still learning (at 200,000 tests a second it takes this config ~100 s): the pin is not known yet.
     const reply = await hostile.search(mine.id, ['long name']);
     expect((reply.result as { results: { matches: string[] }[] }).results[0]?.matches[0]).not.toBe(
