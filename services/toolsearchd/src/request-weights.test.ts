@@ -48,4 +48,19 @@ describe('dispatchWeight', () => {
     // Malformed turns count 1 (the schema refuses them).
     for (const payload of [null, {}, { calls: 'x' }, { calls: [] }]) expect(dispatchWeight(payload)).toBe(1);
   });
+
+  it('weighs the costliest turn a payload can hold in bounded time', () => {
+    // Within the default 1 MiB payload: 64 tool_calls, each its 16 entries as JSON text of ~15 KB.
+    // The bridge parses all of it anyway; weighing reads it once more (measured 26 ms).
+    const entries = JSON.stringify({
+      calls: Array.from({ length: 16 }, () => ({ name: 'github__create_issue', arguments: { body: 'x'.repeat(900) } })),
+    });
+    const payload = {
+      calls: Array.from({ length: 64 }, (_, at) => ({ id: `${at}`, name: 'tool_call', arguments: entries })),
+    };
+    expect(JSON.stringify(payload).length).toBeLessThan(1024 * 1024);
+    const started = performance.now();
+    expect(dispatchWeight(payload)).toBe(1024);
+    expect(performance.now() - started).toBeLessThan(250);
+  });
 });

@@ -24,6 +24,8 @@ describe('finished approvals within a byte budget', () => {
     await finished.note(finishedKeys(tenant), id, bytes, at);
   };
   const exists = (tenant: string, id: string) => redis.exists(keys.tenant(tenant, 'approval', id));
+  /** The bytes the tenant's finished records are counted at. */
+  const totalOf = async (tenant: string) => Number(await redis.get(finishedKeys(tenant).total));
 
   beforeAll(async () => {
     redis = new Redis(redisConnectionUrl(config.redis));
@@ -42,13 +44,13 @@ describe('finished approvals within a byte budget', () => {
     await finish(finished, quiet, 'q1', 4_000, now);
     for (let at = 0; at < 10; at += 1) await finish(finished, heavy, `h${at}`, 3_000, now + at);
     // 10 × 3,000 bytes in a budget of 10,000: the three newest stay.
-    expect(Number(await redis.get(finishedKeys(heavy).total))).toBeLessThanOrEqual(10_000);
+    expect(await totalOf(heavy)).toBeLessThanOrEqual(10_000);
     const kept = [];
     for (let at = 0; at < 10; at += 1) if ((await exists(heavy, `h${at}`)) === 1) kept.push(at);
     expect(kept).toEqual([7, 8, 9]);
     expect(await redis.exists(keys.tenant(heavy, 'approval', 'h0:result'))).toBe(0);
     expect(await exists(quiet, 'q1')).toBe(1);
-    expect(Number(await redis.get(finishedKeys(quiet).total))).toBe(4_000);
+    expect(await totalOf(quiet)).toBe(4_000);
   });
 
   it('counts a call once however often its ending is noted, and lets it go once when replicas race', async () => {
@@ -62,7 +64,7 @@ describe('finished approvals within a byte budget', () => {
       finish(finished, tenant, 'b', 4_000, now + 2),
       finished.note(finishedKeys(tenant), 'a', 4_000, now + 3),
     ]);
-    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(8_000);
+    expect(await totalOf(tenant)).toBe(8_000);
     // Two replicas each finishing a call past the budget at once: the oldest goes, once.
     const other = new FinishedApprovals(redis, 60_000, 10_000);
     await redis.set(keys.tenant(tenant, 'approval', 'c'), 'x', 'PX', 60_000);
@@ -71,7 +73,7 @@ describe('finished approvals within a byte budget', () => {
       finished.note(finishedKeys(tenant), 'c', 3_000, now + 4),
       other.note(finishedKeys(tenant), 'd', 3_000, now + 5),
     ]);
-    const total = Number(await redis.get(finishedKeys(tenant).total));
+    const total = await totalOf(tenant);
     const counted = await redis.zrange(finishedKeys(tenant).index, 0, -1);
     const sizes = await redis.hvals(finishedKeys(tenant).sizes);
     expect(total).toBe(sizes.reduce((sum, size) => sum + Number(size), 0));
@@ -88,7 +90,7 @@ describe('finished approvals within a byte budget', () => {
     expect(await exists(tenant, 'huge')).toBe(1);
     await finish(finished, tenant, 'next', 1_000, now + 1);
     expect(await exists(tenant, 'huge')).toBe(0);
-    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(1_000);
+    expect(await totalOf(tenant)).toBe(1_000);
   });
 
   it('forgets records past their keeping time without counting them again', async () => {
@@ -98,7 +100,7 @@ describe('finished approvals within a byte budget', () => {
     await finish(finished, tenant, 'old', 6_000, start);
     // Two seconds later the old record is past its time: only the new one counts.
     await finish(finished, tenant, 'new', 6_000, start + 2_000);
-    expect(Number(await redis.get(finishedKeys(tenant).total))).toBe(6_000);
+    expect(await totalOf(tenant)).toBe(6_000);
     expect(await redis.zcard(finishedKeys(tenant).index)).toBe(1);
     expect(await exists(tenant, 'new')).toBe(1);
   });
