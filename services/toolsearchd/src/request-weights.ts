@@ -122,3 +122,12 @@ export function assemblyWeight(tools: number): number {
 export function engineBuildWeight(tools: number): number {
   return tools <= 0 ? 0 : Math.ceil(tools / 5);
 }
+
+/**
+ * What reading the tenant's held calls costs beyond the request (`approvals.list`, the console's
+ * held-calls page): each held call read is two Redis round trips, so every 100 read count one
+ * more unit, charged after the list is read (a tenant may hold up to `quotas.heldApprovals`).
+ */
+export function heldReadWeight(read: number): number {
+  return Math.floor(Math.max(0, read) / 100);
+}

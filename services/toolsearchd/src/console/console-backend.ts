@@ -18,7 +18,12 @@ export interface ConsoleBackend {
   readonly credentials: CredentialBook;
   /** The daemon's connection: live pages follow the tenant's session events on it. */
   readonly nc: NatsConnection;
-  /** The tenant's undecided held calls, oldest first (`approvals.list`). */
+  /**
+   * Counts a page (at `weight`) against the tenant's requests per second, as its NATS requests
+   * are counted; throws `ConsoleError` RATE_LIMITED when the tenant's second is used up.
+   */
+  admit(tenant: string, weight: number): Promise<void>;
+  /** The tenant's undecided held calls, oldest first (`approvals.list`; the reads are charged to the tenant). */
   heldCalls(tenant: string, limit: number): Promise<Approval[]>;
   /** The ids of the tenant's held calls, oldest first (one cheap read, to notice changes). */
   heldIds(tenant: string): Promise<string[]>;

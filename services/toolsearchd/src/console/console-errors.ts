@@ -21,6 +21,10 @@ export const CONSOLE_ERROR_CODES = {
   METHOD_NOT_ALLOWED: { status: 405 },
   /** Too many failed sign-ins from this address for this tenant lately. */
   TOO_MANY_ATTEMPTS: { status: 429 },
+  /** The tenant's requests per second are used up (`quotas.requestsPerSecond`, shared with its NATS and MCP requests). */
+  RATE_LIMITED: { status: 429 },
+  /** The daemon is stopping. */
+  UNAVAILABLE: { status: 503 },
   /** Too many live-update streams open on this replica. */
   TOO_MANY_STREAMS: { status: 503 },
 } as const;

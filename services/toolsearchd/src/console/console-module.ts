@@ -5,7 +5,10 @@ import type { DaemonConfig } from '../config';
 import type { DispatchService } from '../dispatch/dispatch-service';
 import type { CredentialBook } from '../identity/credentials';
 import type { OperatorViews } from '../operator-views';
-import type { QuotaGate } from '../quotas';
+import { QuotaExceededError, type QuotaGate } from '../quotas';
+import { heldReadWeight } from '../request-weights';
+import { RequestError } from '../serve-request';
+import { ConsoleError } from './console-errors';
 import type { RedisClient } from '../redis-client';
 import type { ToolsetRegistry } from '../registry.adapter';
 import type { SessionStore } from '../session-store.adapter';
@@ -36,7 +39,20 @@ export function createConsole(deps: {
   const backend: ConsoleBackend = {
     credentials: deps.credentials,
     nc: deps.nc,
-    heldCalls: (tenant, limit) => deps.dispatch().approvals.list(tenant, limit),
+    admit: async (tenant, weight) => {
+      try {
+        await deps.quotas().admit(tenant, weight);
+      } catch (error) {
+        if (error instanceof QuotaExceededError) throw new ConsoleError('RATE_LIMITED', error.message);
+        if (error instanceof RequestError) throw new ConsoleError('UNAVAILABLE', error.message);
+        throw error;
+      }
+    },
+    heldCalls: async (tenant, limit) => {
+      const { approvals, read } = await deps.dispatch().approvals.list(tenant, limit);
+      deps.quotas().charge(tenant, heldReadWeight(read));
+      return approvals;
+    },
     heldIds: (tenant) => deps.dispatch().approvals.heldIds(tenant),
     auditHead: (tenant) => deps.dispatch().audit.headId(tenant),
     heldCall: (tenant, id) => deps.dispatch().approvals.get(tenant, id),

@@ -53,6 +53,7 @@ export class WebConsole {
   readonly #auth: ConsoleAuth;
   readonly #sessions: ConsoleSessions;
   readonly #pages: ConsolePages;
+  readonly #backend: ConsoleBackend;
   readonly #streams: LiveStreams;
   readonly #watches: { readonly held: StoreWatch; readonly audit: StoreWatch };
   readonly #assets = new Map<string, Buffer>();
@@ -71,6 +72,7 @@ export class WebConsole {
     this.#sessions = new ConsoleSessions(deps.redis, deps.prefix, deps.config);
     this.#auth = new ConsoleAuth({ credentials: deps.backend.credentials, sessions: this.#sessions });
     this.#pages = new ConsolePages(deps.backend);
+    this.#backend = deps.backend;
     this.#watches = {
       held: new StoreWatch(async (tenant) => (await deps.backend.heldIds(tenant)).join(',')),
       audit: new StoreWatch((tenant) => deps.backend.auditHead(tenant)),
@@ -119,6 +121,9 @@ export class WebConsole {
       return redirect(res, session.roles.has('approver') ? '/console/approvals' : '/console/sessions');
     }
     if (section === 'sign-out') return this.#signOut(req, res, session);
+    // Every page counts against the tenant's requests per second, like its NATS requests; a
+    // session page that searches counts its query too.
+    await this.#backend.admit(session.tenant, section === 'sessions' && url.searchParams.get('q') ? 2 : 1);
     if (section === 'events') {
       requireMethod(req, 'GET');
       return await this.#streams.open(res, session, async () => (await this.#auth.signedIn(req)) !== undefined);

@@ -225,20 +225,25 @@ export class Approvals {
     return this.#redis.zrange(this.#index(tenant), 0, -1);
   }
 
-  /** The tenant's undecided calls, oldest first. */
-  async list(tenant: string, limit: number): Promise<Approval[]> {
+  /**
+   * The tenant's undecided calls, oldest first, and how many held calls were read to find them
+   * (each costs two Redis reads; the caller charges the tenant for them: `heldReadWeight`).
+   */
+  async list(tenant: string, limit: number): Promise<{ approvals: Approval[]; read: number }> {
     const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);
     const approvals: Approval[] = [];
+    let read = 0;
     for (const id of ids) {
+      if (approvals.length >= limit) break;
+      read += 1;
       const approval = await this.get(tenant, id);
       if (approval === undefined) {
         await this.#redis.zrem(this.#index(tenant), id);
         continue;
       }
       if (approval.state === 'pending') approvals.push(approval);
-      if (approvals.length >= limit) break;
     }
-    return approvals;
+    return { approvals, read };
   }
 
   /**

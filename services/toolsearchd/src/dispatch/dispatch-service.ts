@@ -23,6 +23,7 @@ import { NatsHooks } from './nats-hooks.adapter';
 import { Executors } from './executors.adapter';
 import { RateLimiter } from './rate-limiter.adapter';
 import { WorkerQueues } from './worker-queues.adapter';
+import { heldReadWeight } from '../request-weights';
 
 const codec = JSONCodec<unknown>();
 
@@ -41,6 +42,7 @@ export class DispatchService {
   readonly dispatcher: Dispatcher;
   readonly #config: DaemonConfig;
   readonly #contextOf: ContextSource;
+  readonly #charge: DispatcherDeps['charge'];
 
   constructor(options: {
     config: DaemonConfig;
@@ -67,6 +69,7 @@ export class DispatchService {
     const prefix = config.namespace.redisPrefix;
     this.#config = config;
     this.#contextOf = options.contextOf;
+    this.#charge = options.charge;
     this.executors = new Executors(nc, options.mcp, log);
     this.audit = new AuditLog(redis, prefix, config.dispatch.auditMaxLen);
     this.approvals = new Approvals({ redis, connector: options.connector, prefix, nc });
@@ -111,7 +114,13 @@ export class DispatchService {
 
   async list(tenant: string, body: unknown) {
     const request = parse(ApprovalsListRequestSchema, body);
-    const all = await this.approvals.list(tenant, 10_000);
+    // A filtered list reads every held call (an unfiltered one stops at the limit): the tenant pays for the reads.
+    const filtered = request.session !== undefined || request.tool !== undefined;
+    const { approvals: all, read } = await this.approvals.list(
+      tenant,
+      filtered ? Number.MAX_SAFE_INTEGER : request.limit,
+    );
+    this.#charge?.(tenant, heldReadWeight(read));
     // Case-insensitive `*` wildcards, compiled once and matched without regular expressions.
     const tool = request.tool === undefined ? undefined : compileGlob(request.tool, { caseInsensitive: true });
     const approvals = all
