@@ -28,9 +28,22 @@ export const EVAL_SETS: readonly EvalSet[] = [
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh4` have
  * since been read request by request (they are tuning material now); `fresh5` has been measured
- * five times, `fresh6` twice, and `fresh7` (nineteenth session) is the unseen one.
+ * five times, `fresh6` twice, `fresh7` once (nineteenth session), and `fresh8` (twentieth) is the
+ * unseen one.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh8 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh8-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh8 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh8-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh7 answerable',
     catalogs: UNION,
