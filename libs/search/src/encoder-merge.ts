@@ -1,6 +1,7 @@
 import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { MAX_QUERY_CHARS } from './query-terms';
+import { isKnownTool } from './known-tools';
 import { ENCODER } from './request-encoder';
 import type { SearchAnswer, SearchHit } from './search-types';
 import { ToolEncodings } from './tool-encodings';
@@ -44,14 +45,67 @@ export function mergeRankings(
   }));
 }
 
+/**
+ * Re-orders the tools of `pool` the encoder knows (`known`) among the places they hold, by the
+ * same reciprocal-rank sum as `mergeRankings` (lexical place, and rank by `similarities` among
+ * them when nearer than orthogonal); other tools keep their places, and each place keeps its
+ * score, so the scores still fall down the list. Undefined when fewer than two are known or the
+ * order does not change.
+ */
+export function reorderKnown(
+  pool: readonly SearchHit[],
+  known: (index: number) => boolean,
+  similarities: (indexes: readonly number[]) => number[] | undefined,
+): SearchHit[] | undefined {
+  const places = pool.flatMap((hit, place) => (known(hit.index) ? [place] : []));
+  if (places.length < 2) return undefined;
+  const cosines = similarities(places.map((place) => (pool[place] as SearchHit).index));
+  if (cosines === undefined) return undefined;
+  const byCosine = places.map((_, at) => at).sort((a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b);
+  const value = places.map((place) => 1 / (ENCODER.rankConstant + place));
+  byCosine.forEach((at, rank) => {
+    if ((cosines[at] as number) > 0) value[at] = (value[at] as number) + ENCODER.weight / (ENCODER.rankConstant + rank);
+  });
+  const order = places.map((_, at) => at).sort((a, b) => (value[b] as number) - (value[a] as number) || a - b);
+  if (order.every((at, rank) => at === rank)) return undefined;
+  const reordered = [...pool];
+  order.forEach((at, rank) => {
+    const place = places[rank] as number;
+    const moved = pool[places[at] as number] as SearchHit;
+    reordered[place] = { ...moved, score: (pool[place] as SearchHit).score };
+  });
+  return reordered;
+}
+
 /** The request encoder's part in one engine's answers: its tools' vectors and the merge. */
 export class EncoderMerge {
   readonly #encodings: ToolEncodings;
   readonly #names: readonly string[];
+  /** Per tool: 1 when the encoder was trained for it (`known-tools.ts`; about 4 ms for 6,685 tools). */
+  readonly #known: Uint8Array;
 
   constructor(index: Bm25Index, names: readonly string[]) {
     this.#encodings = new ToolEncodings(index);
     this.#names = names;
+    this.#known = Uint8Array.from(index.documents, (document) => (isKnownTool(document) ? 1 : 0));
+  }
+
+  /**
+   * A confident answer's first `ENCODER.lexical` hits with the tools the encoder was trained for
+   * re-ordered by it among their places (`reorderKnown`), the rest of `hits` after them; undefined
+   * when nothing moves, the request has no word the encoder knows, or the tools' vectors are still
+   * being built. One dot product per known tool of the pool: no scan of the catalog.
+   */
+  reordered(request: string, hits: readonly SearchHit[]): SearchHit[] | undefined {
+    if (hits.length < 2 || hits[0]?.reason !== 'bm25') return undefined;
+    const known = this.#known;
+    const pool = hits.slice(0, ENCODER.lexical);
+    const reordered = reorderKnown(
+      pool,
+      (index) => known[index] === 1,
+      (indexes) => this.#encodings.similarities(analyzeQuery(request.slice(0, MAX_QUERY_CHARS)), indexes),
+    );
+    return reordered === undefined ? undefined : [...reordered, ...hits.slice(pool.length)];
   }
 
   /**
@@ -99,9 +153,12 @@ export function givenAnswer(
   contextSupport?: number,
 ): SearchAnswer {
   const encoded = encoder?.merged(request, hits, limit, confidence);
+  const reordered = encoded === undefined ? encoder?.reordered(request, hits) : undefined;
   const answer: SearchAnswer =
-    encoded === undefined
-      ? { hits: shown, confidence, nearest: [] }
-      : { hits: encoded, confidence, nearest: [], encoded: true, lexical: shown };
+    encoded !== undefined
+      ? { hits: encoded, confidence, nearest: [], encoded: true, lexical: shown }
+      : reordered !== undefined
+        ? { hits: reordered.slice(0, limit), confidence, nearest: [], reordered: true, lexical: shown }
+        : { hits: shown, confidence, nearest: [] };
   return contextSupport === undefined ? answer : { ...answer, contextSupport };
 }

@@ -84,6 +84,8 @@ export interface AnswerExplanation {
   readonly features: ConfidenceFeatures | null;
   /** The confidence was under `ENCODER.gate`: the hits merge the lexical ranking with the request encoder's. */
   readonly encoded: boolean;
+  /** A confident answer whose tools the request encoder was trained for were re-ordered by it within the lexical top ten. */
+  readonly reordered: boolean;
   readonly hits: HitExplanation[];
 }
 
@@ -111,7 +113,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
             Object.entries(features).map(([k, v]) => [k, round3(v)]),
           ) as unknown as ConfidenceFeatures),
     encoded: answer.encoded === true,
-    hits: explainHits(engine, query, shown, answer.encoded === true),
+    reordered: answer.reordered === true,
+    hits: explainHits(engine, query, shown, answer.encoded === true, answer.reordered === true),
   };
 }
 
@@ -124,6 +127,7 @@ export function explainHits(
   query: string,
   hits: readonly SearchHit[],
   encoded = false,
+  reordered = false,
 ): HitExplanation[] {
   const { index } = engine;
   const analysed = engine.queryTerms(query);
@@ -173,11 +177,13 @@ export function explainHits(
     const nameReward = 1 + engine.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
     const sourceBoost = engine.ranking.sourceBoost * (bestBySource.get(document?.label ?? '') ?? 0);
     const bm25 = bm25Of(hit.index);
-    const similarity = encoded ? engine.encoderSimilarity(query, hit.index) : undefined;
+    const similarity = encoded || reordered ? engine.encoderSimilarity(query, hit.index) : undefined;
     const merge =
       similarity === undefined
         ? ''
-        : `; placed by merging the lexical ranking with the request encoder's (confidence under ${ENCODER.gate}; cosine ${similarity})`;
+        : encoded
+          ? `; placed by merging the lexical ranking with the request encoder's (confidence under ${ENCODER.gate}; cosine ${similarity})`
+          : `; the lexical top ${ENCODER.lexical}'s tools the request encoder was trained for were re-ordered by it among their places (cosine ${similarity})`;
     const why =
       hit.reason === 'encoder'
         ? `found by the request encoder near the request (cosine ${similarity ?? 'unknown'}), merged in because the answer's confidence was under ${ENCODER.gate}` +

@@ -15,7 +15,12 @@ export interface SearchAnswer {
   readonly contextSupport?: number;
   /** The hits are the lexical ranking merged with the request encoder's nearest tools (`request-encoder.ts`). */
   readonly encoded?: true;
-  /** With `encoded`: the lexical hits the confidence judged, before the merge. */
+  /**
+   * The hits are the lexical ranking with the tools the request encoder was trained for re-ordered
+   * by it among their places (a confident answer; `encoder-merge.ts`).
+   */
+  readonly reordered?: true;
+  /** With `encoded` or `reordered`: the lexical hits the confidence judged, before the encoder's part. */
   readonly lexical?: SearchHit[];
 }
 

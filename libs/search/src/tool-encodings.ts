@@ -194,6 +194,21 @@ export class ToolEncodings {
   }
 
   /**
+   * The cosines between a request's words and each of `docs` (the request encoded once), or
+   * undefined when no word has a vector or the tools' vectors cannot answer now.
+   */
+  similarities(requestTerms: readonly string[], docs: readonly number[]): number[] | undefined {
+    const terms = requestBag(requestTerms);
+    if (!this.#usable() || !encodeTerms(terms, this.#request)) return undefined;
+    const vectors = this.#vectors as Int8Array;
+    return docs.map((doc) =>
+      doc < 0 || doc >= this.#index.size
+        ? 0
+        : dotAt(this.#request, vectors, doc * this.#dimensions, this.#dimensions) / 127,
+    );
+  }
+
+  /**
    * Whether the tools' vectors can answer now: built (building the rest first unless a background
    * build is under way — no query waits for that), and never failed.
    */

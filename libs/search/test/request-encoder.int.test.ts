@@ -76,10 +76,43 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
     expect((performance.now() - started) / 20).toBeLessThan(50);
   }, 60_000);
 
-  it('answers confident requests exactly as the lexical ranking does', () => {
-    const { on, off } = union();
+  it('re-orders a confident answer within the lexical top ten, and only the tools it was trained for', () => {
+    const { on, off, names } = union();
     for (const query of ['merge pdf files', 'github create pull request', 'send a slack message to a channel']) {
       const answer = on.answer(query, 5);
+      const lexical = off.answer(query, 10);
+      expect(answer.confidence, query).toBeGreaterThanOrEqual(ENCODER.gate);
+      expect(answer.confidence, query).toBe(lexical.confidence);
+      // Nothing from outside the lexical top ten, and no catalog scan.
+      const top10 = new Set(lexical.hits.map((hit) => hit.index));
+      expect(
+        answer.hits.every((hit) => top10.has(hit.index)),
+        query,
+      ).toBe(true);
+      if (answer.reordered) expect(answer.lexical, query).toEqual(lexical.hits.slice(0, 5));
+      else expect(answer.hits, query).toEqual(lexical.hits.slice(0, 5));
+    }
+    // A sibling the lexical ranking put sixth or lower, lifted by the encoder (measured: lexical 7th).
+    const games = 'board games similar to catan';
+    expect(place(on, names, games, /recommend/i)).toBeGreaterThanOrEqual(0);
+    expect(place(off, names, games, /recommend/i)).toBe(-1);
+  }, 60_000);
+
+  it('leaves a catalog it was not trained for exactly lexical when confident', () => {
+    // The union's tools with their descriptions changed: none is a tool the encoder knows.
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const documents = tools.map((tool) => {
+      const document = toSearchDocument(tool);
+      return { ...document, description: `${document.description} (internal build)` };
+    });
+    const on = new SearchEngine(documents);
+    const off = new SearchEngine(documents, { ...DEFAULT_RANKING, encode: false });
+    for (const query of ['merge pdf files', 'github create pull request', 'board games similar to catan']) {
+      const answer = on.answer(query, 5);
+      expect(answer.reordered, query).toBeUndefined();
       expect(answer.confidence, query).toBeGreaterThanOrEqual(ENCODER.gate);
       expect(answer, query).toEqual(off.answer(query, 5));
     }
