@@ -26,10 +26,9 @@ export const EVAL_SETS: readonly EvalSet[] = [
 /**
  * Requests held out whole: written on 2026-12-04 and 2026-12-05 by helpers that never ran the
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
- * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh4` have
- * since been read request by request (they are tuning material now); `fresh5` has been measured
- * five times, `fresh6` twice, `fresh7` once (nineteenth session), and `fresh8` (twentieth) is the
- * unseen one.
+ * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh7` have
+ * since been read request by request (they are tuning material now); `fresh8` (twentieth session)
+ * is the unseen one.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
   {
