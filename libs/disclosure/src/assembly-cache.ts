@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ToolSearchConfig, Toolset } from '@toolsearch/catalog';
 import { assembleSession, type Assembly, type AssemblyInput } from './assemble';
+import { FairCache } from './fair-cache';
 
 /**
  * A content-addressed cache of assemblies, shared by every session that has the same tools,
@@ -14,32 +15,30 @@ export class AssemblyCache {
   readonly capacity: number;
   readonly #fingerprints = new WeakMap<Toolset, string>();
   readonly #configKeys = new WeakMap<ToolSearchConfig, string>();
-  readonly #entries = new Map<string, Assembly>();
+  readonly #entries: FairCache<Assembly>;
   #hits = 0;
   #misses = 0;
 
   constructor(capacity = 256) {
     this.capacity = Math.max(1, capacity);
+    this.#entries = new FairCache(this.capacity);
   }
 
-  /** Same as `assembleSession(input)`, answered from the cache when the content was seen before. */
-  assemble(input: AssemblyInput): Assembly {
+  /**
+   * Same as `assembleSession(input)`, answered from the cache when the content was seen before.
+   * `owner` (a daemon's tenant) is who a new entry is counted to: when the cache is full, the owner
+   * holding the most entries gives up its least recently used one (`FairCache`).
+   */
+  assemble(input: AssemblyInput, owner = ''): Assembly {
     const key = this.#key(input);
     const cached = this.#entries.get(key);
     if (cached !== undefined) {
       this.#hits += 1;
-      // Re-insert to mark it most recently used.
-      this.#entries.delete(key);
-      this.#entries.set(key, cached);
       return cached;
     }
     this.#misses += 1;
     const assembly = assembleSession(input);
-    this.#entries.set(key, assembly);
-    if (this.#entries.size > this.capacity) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest !== undefined) this.#entries.delete(oldest);
-    }
+    this.#entries.set(key, assembly, owner);
     return assembly;
   }
 

@@ -8,3 +8,4 @@ export type { ToolFormat, OpenAiTool, AnthropicTool, McpTool, FormattedTool } fr
 export { BRIDGE_LIMITS, assembleSession } from './assemble';
 export type { Tier, AssemblyInput, AssemblyResult, Assembly } from './assemble';
 export { AssemblyCache } from './assembly-cache';
+export { FairCache } from './fair-cache';

@@ -47,7 +47,7 @@ export class FoundTools {
 
   async #apply(tenant: string, id: string, names: readonly string[]): Promise<void> {
     const descriptor = await this.deps.descriptor(tenant, id);
-    const keep = this.deps.surfaces.config(descriptor.config).config.keep_found;
+    const keep = this.deps.surfaces.config(descriptor.config, tenant).config.keep_found;
     if (keep === 0) return;
     const found = appendFound(descriptor.found, names, keep);
     if (found === descriptor.found) return;

@@ -179,7 +179,7 @@ export class SessionLifecycle {
     } else this.#chargeGrant(tenant, request.grant, ancestorAllows, registered);
     const warnings = [
       ...grantWarnings(request.grant, registered),
-      ...this.deps.surfaces.config(request.config).warnings,
+      ...this.deps.surfaces.config(request.config, tenant).warnings,
     ];
     const owner = ownerFor(caller, parent);
     const fresh: Omit<SessionDescriptor, 'tokenDigest'> = {

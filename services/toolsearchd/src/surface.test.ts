@@ -58,4 +58,16 @@ describe('SurfaceBuilder', () => {
     const rebuilt = builder.build(descriptor(4_003, 'fourth'), changed);
     expect(charged[2]).toEqual(['fourth', engineBuildWeight(rebuilt.bridge.engine.size)]);
   });
+
+  it("keeps a tenant's cached surfaces while another tenant fills the caches with new settings", () => {
+    const charged: [string, number][] = [];
+    const builder = new SurfaceBuilder({}, { charge: (tenant, weight) => charged.push([tenant, weight]) });
+    builder.forRequest(descriptor(4_000, 'quiet'), registry);
+    // Another tenant opens sessions with one new model window after another, past the caches' 4,096.
+    for (let at = 0; at < 4_200; at += 1) builder.forRequest(descriptor(10_000 + at, 'churn'), registry);
+    const before = charged.length;
+    // The quiet tenant's surface (a new session with the same settings) is still cached: free.
+    builder.forRequest(descriptor(4_000, 'quiet'), registry);
+    expect(charged.slice(before)).toEqual([]);
+  }, 60_000);
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
-import { AssemblyCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
+import { AssemblyCache, FairCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
 import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
 import { engineBuiltTools } from '@toolsearch/search';
 import { assemblyWeight, engineBuildWeight } from './request-weights';
@@ -16,21 +16,6 @@ export interface Surface {
   readonly config: ParsedConfig;
 }
 
-/** Small bounded memo: equal inputs (by key) share one value, so caches downstream hit. */
-class Memo<V> {
-  readonly #values = new Map<string, V>();
-  constructor(private readonly capacity: number) {}
-  get(key: string, make: () => V): V {
-    let value = this.#values.get(key);
-    if (value === undefined) {
-      value = make();
-      if (this.#values.size >= this.capacity) this.#values.delete(this.#values.keys().next().value as string);
-      this.#values.set(key, value);
-    }
-    return value;
-  }
-}
-
 /**
  * Builds session surfaces from the registry and a session's descriptor. Stateless per session:
  * everything is derived on every call from the tenant's current toolsets, the grant and the
@@ -38,8 +23,10 @@ class Memo<V> {
  */
 export class SurfaceBuilder {
   readonly #assemblies = new AssemblyCache(4096);
-  readonly #configs = new Memo<ParsedConfig>(1024);
-  readonly #cores = new Memo<Toolset>(1024);
+  // Every cache here is shared by the tenants and fair between them (`FairCache`): a tenant
+  // opening sessions with one new setting after another only evicts its own entries.
+  readonly #configs = new FairCache<ParsedConfig>(1024);
+  readonly #cores = new FairCache<Toolset>(1024);
   readonly #env: Readonly<Record<string, string | undefined>>;
   /** `limits.maxJsonDepth`, for JSON text the bridge parses from a model's arguments. */
   readonly #maxJsonDepth: number | undefined;
@@ -54,7 +41,7 @@ export class SurfaceBuilder {
    * model, core tools, activation, found tools), per registry generation: a toolset change re-assembles 20,000
    * such sessions by building one surface, not 20,000 copies for the collector to sweep.
    */
-  readonly #shared = new Memo<Surface>(4096);
+  readonly #shared = new FairCache<Surface>(4096);
   /** Per descriptor: the digest of the settings its surface depends on. */
   readonly #settings = new WeakMap<SessionDescriptor, string>();
   /** Charges a tenant for work its request turned out to cost (the quotas' `charge`). */
@@ -69,8 +56,9 @@ export class SurfaceBuilder {
     this.#charge = options.charge;
   }
 
-  config(raw: unknown): ParsedConfig {
-    return this.#configs.get(JSON.stringify(raw ?? null), () =>
+  /** A session's parsed config; `tenant` is who a new cache entry counts to. */
+  config(raw: unknown, tenant = ''): ParsedConfig {
+    return this.#configs.getOrMake(JSON.stringify(raw ?? null), tenant, () =>
       parseToolSearchConfig(raw, { enableToolSearch: this.#env['ENABLE_TOOL_SEARCH'] }),
     );
   }
@@ -103,7 +91,7 @@ export class SurfaceBuilder {
     const hit = byFormat?.get(format);
     if (hit !== undefined && hit.generation === generation) return hit.surface;
     const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
-    const surface = this.#shared.get(key, () =>
+    const surface = this.#shared.getOrMake(key, descriptor.tenant, () =>
       this.#charged(descriptor.tenant, charged, () => this.#build(descriptor, registry, format)),
     );
     if (byFormat === undefined) {
@@ -145,7 +133,7 @@ export class SurfaceBuilder {
   }
 
   #build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat): Surface {
-    const config = this.config(descriptor.config);
+    const config = this.config(descriptor.config, descriptor.tenant);
     const granted = applyGrant(
       [...registry.toolsets(descriptor.tenant).values()].map((entry) => entry.toolset),
       descriptor.grant,
@@ -154,7 +142,7 @@ export class SurfaceBuilder {
     const toolsets =
       descriptor.coreTools.length > 0
         ? [
-            this.#cores.get(JSON.stringify(descriptor.coreTools), () =>
+            this.#cores.getOrMake(JSON.stringify(descriptor.coreTools), descriptor.tenant, () =>
               Object.freeze(
                 ToolsetSchema.parse({ id: 'core', kind: 'core', label: 'core', tools: descriptor.coreTools }),
               ),
@@ -162,15 +150,18 @@ export class SurfaceBuilder {
             ...granted,
           ]
         : granted;
-    const assembly = this.#assemblies.assemble({
-      toolsets,
-      config: config.config,
-      contextTokens: descriptor.model.contextLength,
-      encoding: descriptor.model.encoding ?? 'o200k_base',
-      format,
-      previouslyActive: descriptor.activated,
-      found: descriptor.found,
-    });
+    const assembly = this.#assemblies.assemble(
+      {
+        toolsets,
+        config: config.config,
+        contextTokens: descriptor.model.contextLength,
+        encoding: descriptor.model.encoding ?? 'o200k_base',
+        format,
+        previouslyActive: descriptor.activated,
+        found: descriptor.found,
+      },
+      descriptor.tenant,
+    );
     const bridge = createBridgeSession(assembly.table, config.config, {
       ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),
       withheld: withheldTools(granted),
