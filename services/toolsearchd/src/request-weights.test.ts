@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bridgeCallWeight, dispatchWeight, REQUEST_WEIGHTS } from './request-weights';
+import { bridgeCallWeight, dispatchWeight, queryWeight, REQUEST_WEIGHTS } from './request-weights';
 
 const search = (queries: unknown) => ({ id: 'c', name: 'tool_search', arguments: { queries } });
 
@@ -62,5 +62,18 @@ describe('dispatchWeight', () => {
     const started = performance.now();
     expect(dispatchWeight(payload)).toBe(1024);
     expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('counts a long query as several: 1 per 200 characters, at most 8', () => {
+    expect(queryWeight('github create pull request')).toBe(1);
+    expect(queryWeight('x'.repeat(201))).toBe(2);
+    expect(queryWeight('word '.repeat(200))).toBe(5);
+    expect(queryWeight('y'.repeat(100_000))).toBe(8);
+    const long = 'a request that goes on and on '.repeat(40);
+    expect(bridgeCallWeight('tool_search', { queries: [long, 'short'] })).toBe(queryWeight(long) + 1);
+    expect(bridgeCallWeight('tool_search', JSON.stringify({ query: long }))).toBe(queryWeight(long));
+    const searchWeight = REQUEST_WEIGHTS.sessionsSearch as (payload: unknown) => number;
+    expect(searchWeight({ queries: [long, long] })).toBe(2 * queryWeight(long));
+    expect(searchWeight({ queries: 'not a list' })).toBe(1);
   });
 });
