@@ -15,7 +15,7 @@ describe('finished approvals within a byte budget', () => {
     index: keys.tenant(tenant, 'approvals-finished'),
     sizes: keys.tenant(tenant, 'approvals-finished-sizes'),
     total: keys.tenant(tenant, 'approvals-finished-bytes'),
-    records: (id) => ['', ':result'].map((part) => keys.tenant(tenant, 'approval', `${id}${part}`)),
+    records: { prefix: keys.tenant(tenant, 'approval', ''), suffixes: ['', ':result'] },
   });
   /** Stores a finished record of `bytes` characters and counts it. */
   const finish = async (finished: FinishedApprovals, tenant: string, id: string, bytes: number, at: number) => {
@@ -77,9 +77,30 @@ describe('finished approvals within a byte budget', () => {
     const counted = await redis.zrange(finishedKeys(tenant).index, 0, -1);
     const sizes = await redis.hvals(finishedKeys(tenant).sizes);
     expect(total).toBe(sizes.reduce((sum, size) => sum + Number(size), 0));
-    expect(total).toBeLessThanOrEqual(10_000);
-    expect(counted).not.toContain('a');
-    expect(counted).toContain('d');
+    // Exactly the oldest call goes: b, c and d (10,000 bytes) fit, and neither replica freed more.
+    expect(total).toBe(10_000);
+    expect(counted.sort()).toEqual(['b', 'c', 'd']);
+    expect(await exists(tenant, 'a')).toBe(0);
+    expect(await exists(tenant, 'b')).toBe(1);
+  });
+
+  it('frees exactly the excess when many replicas finish calls at once', async () => {
+    const tenant = tenantId('many');
+    const now = Date.now();
+    const first = new FinishedApprovals(redis, 60_000, 10_000);
+    for (let at = 0; at < 10; at += 1) await finish(first, tenant, `old${at}`, 1_000, now + at);
+    // Five replicas each finish a 1,000-byte call at the same moment: 5,000 bytes over.
+    const replicas = Array.from({ length: 5 }, () => new FinishedApprovals(redis, 60_000, 10_000));
+    await Promise.all(
+      replicas.map(async (replica, at) => {
+        await redis.set(keys.tenant(tenant, 'approval', `new${at}`), 'x', 'PX', 60_000);
+        await replica.note(finishedKeys(tenant), `new${at}`, 1_000, now + 100 + at);
+      }),
+    );
+    expect(await totalOf(tenant)).toBe(10_000);
+    const kept = await redis.zrange(finishedKeys(tenant).index, 0, -1);
+    expect(kept).toHaveLength(10);
+    for (let at = 5; at < 10; at += 1) expect(await exists(tenant, `old${at}`)).toBe(1);
   });
 
   it('keeps a call that alone is over the budget readable until the next one finishes', async () => {

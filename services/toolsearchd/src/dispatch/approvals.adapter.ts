@@ -106,7 +106,7 @@ export class Approvals {
       index: this.#keys.tenant(tenant, 'approvals-finished'),
       sizes: this.#keys.tenant(tenant, 'approvals-finished-sizes'),
       total: this.#keys.tenant(tenant, 'approvals-finished-bytes'),
-      records: (id) => ['', ':decision', ':ran', ':result'].map((part) => this.#key(tenant, id, part)),
+      records: { prefix: this.#key(tenant, ''), suffixes: ['', ':decision', ':ran', ':result'] },
     };
   }
 

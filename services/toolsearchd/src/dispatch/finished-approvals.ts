@@ -19,8 +19,11 @@ export interface FinishedKeys {
   readonly sizes: string;
   /** The bytes all of them hold. */
   readonly total: string;
-  /** Every key of one record (deleted when it is let go). */
-  records(id: string): string[];
+  /**
+   * The keys of one call's records, deleted when it is let go: `prefix + id + suffix` for each
+   * suffix (under the tenant's hash tag, so in the same Redis Cluster slot as the index).
+   */
+  readonly records: { readonly prefix: string; readonly suffixes: readonly string[] };
 }
 
 /**
@@ -36,17 +39,46 @@ for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
 return 1`;
 
 /**
- * Takes one call out of the count (and its records out of Redis when ARGV[2] is 1) only if it is
- * still counted: two replicas letting go of the same call take it out once. KEYS: index, sizes,
- * total, then the record's keys; ARGV: id, delete.
+ * Takes one call out of the count only if it is still counted (its records expired by themselves):
+ * two replicas forgetting the same call take it out once. KEYS: index, sizes, total; ARGV: id.
  */
-const DROP = `
+const FORGET = `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 local size = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') or 0
 redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('DECRBY', KEYS[3], size) < 0 then redis.call('SET', KEYS[3], 0, 'KEEPTTL') end
-if ARGV[2] == '1' then for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end end
 return 1`;
+
+/**
+ * Lets the oldest calls go (count and records) while the total is over the budget, all in one
+ * step, so replicas trimming at once never free more than the excess; the call ARGV[2] (just
+ * noted) is kept. At most ARGV[3] calls per step; returns 1 when more must go. KEYS: index,
+ * sizes, total; ARGV: budget, kept id, most calls, record key prefix, record key suffixes….
+ */
+const TRIM = `
+local budget = tonumber(ARGV[1])
+local most = tonumber(ARGV[3])
+local total = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
+local dropped = 0
+local at = 0
+while total > budget and dropped < most do
+  local oldest = redis.call('ZRANGE', KEYS[1], at, at)
+  if #oldest == 0 then break end
+  local id = oldest[1]
+  if id == ARGV[2] then
+    at = at + 1
+  else
+    redis.call('ZREM', KEYS[1], id)
+    total = total - (tonumber(redis.call('HGET', KEYS[2], id) or '0') or 0)
+    redis.call('HDEL', KEYS[2], id)
+    for i = 5, #ARGV do redis.call('DEL', ARGV[4] .. id .. ARGV[i]) end
+    dropped = dropped + 1
+  end
+end
+if total < 0 then total = 0 end
+redis.call('SET', KEYS[3], total, 'KEEPTTL')
+if total > budget and dropped >= most then return 1 end
+return 0`;
 
 /** Counts each tenant's finished approvals and lets the oldest go past `budget` bytes. */
 export class FinishedApprovals {
@@ -65,36 +97,25 @@ export class FinishedApprovals {
     await this.#redis.eval(NOTE, 3, keys.index, keys.sizes, keys.total, now, id, bytes, this.#keepMs);
     // Records past their keeping time expired by themselves: only the count forgets them.
     for (const expired of await this.#redis.zrangebyscore(keys.index, '-inf', now - this.#keepMs, 'LIMIT', 0, BATCH))
-      await this.#drop(keys, expired, false);
-    for (;;) {
-      const excess = Number((await this.#redis.get(keys.total)) ?? 0) - this.#budget;
-      if (excess <= 0) return;
-      // The call just noted is never let go by its own noting: its result must stay readable to
-      // whoever waits for it, even when it alone is over the budget.
-      const oldest = (await this.#redis.zrange(keys.index, 0, BATCH)).filter((member) => member !== id).slice(0, BATCH);
-      if (oldest.length === 0) return;
-      const sizes = await this.#redis.hmget(keys.sizes, ...oldest);
-      // The fewest of the oldest that cover the excess.
-      let freed = 0;
-      for (const [at, old] of oldest.entries()) {
-        await this.#drop(keys, old, true);
-        freed += Number(sizes[at] ?? 0) || 0;
-        if (freed >= excess) break;
-      }
-    }
-  }
-
-  async #drop(keys: FinishedKeys, id: string, deleteRecords: boolean): Promise<void> {
-    const records = deleteRecords ? keys.records(id) : [];
-    await this.#redis.eval(
-      DROP,
-      3 + records.length,
-      keys.index,
-      keys.sizes,
-      keys.total,
-      ...records,
-      id,
-      deleteRecords ? '1' : '0',
-    );
+      await this.#redis.eval(FORGET, 3, keys.index, keys.sizes, keys.total, expired);
+    // The call just noted is never let go by its own noting: its result must stay readable to
+    // whoever waits for it, even when it alone is over the budget.
+    const { prefix, suffixes } = keys.records;
+    let more = 1;
+    while (more === 1)
+      more = Number(
+        await this.#redis.eval(
+          TRIM,
+          3,
+          keys.index,
+          keys.sizes,
+          keys.total,
+          this.#budget,
+          id,
+          BATCH,
+          prefix,
+          ...suffixes,
+        ),
+      );
   }
 }
