@@ -85,11 +85,10 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
 
   const surfaces = new SurfaceBuilder(input.env, {
     maxJsonDepth: config.limits.maxJsonDepth,
-    // Assemblies and engines the caches did not hold for a tenant's request are charged to it; one
-    // build never takes more than a quarter of its tenant's second (a cache another tenant
-    // crowded may make it miss).
-    charge: (tenant, weight) =>
-      quotas.charge(tenant, Math.min(weight, Math.ceil(quotas.limits(tenant).requestsPerSecond / 4))),
+    // Assemblies and engines the caches did not hold for a tenant's request are charged to it in
+    // full (what does not fit in its second is counted in the next ones): the caches are fair
+    // between tenants, so only a tenant's own requests make it miss.
+    charge: (tenant, weight) => quotas.charge(tenant, weight),
   });
   const routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
   const usage = new UsageLearning({

@@ -34,6 +34,29 @@ describe('QuotaGate requests per second', () => {
   });
 });
 
+describe('QuotaGate charged work past a second', () => {
+  it('counts what does not fit in this second in the seconds after it, and forgets what idle seconds paid', () => {
+    const quotas = gate(100);
+    const second = 7_000;
+    quotas.admitRequest('a', second, 1);
+    // A build worth 2.5 seconds of the tenant's limit: this second is full, the next two too.
+    quotas.charge('a', 250, second);
+    expect(() => quotas.admitRequest('a', second + 1_000, 1)).toThrow(/too many requests/);
+    expect(() => quotas.admitRequest('a', second + 2_000, 1)).not.toThrow();
+    expect(() => quotas.admitRequest('a', second + 2_000, 49)).toThrow(/too many requests/);
+    // Another tenant is not affected.
+    expect(() => quotas.admitRequest('b', second + 1_000, 100)).not.toThrow();
+    // Seconds without a request pay the debt off: 4.5 seconds' worth, of which this second counts
+    // one; three seconds later half a second's worth is still owed, four seconds later nothing.
+    quotas.charge('c', 450, second);
+    expect(() => quotas.admitRequest('c', second + 4_000, 51)).toThrow(/too many requests/);
+    expect(() => quotas.admitRequest('c', second + 4_000, 50)).not.toThrow();
+    quotas.charge('d', 450, second);
+    expect(() => quotas.admitRequest('d', second + 5_000, 100)).not.toThrow();
+    quotas.stop();
+  });
+});
+
 describe('QuotaGate pacing', () => {
   it("runs a tenant's requests past its burst later, while another tenant's run at once", async () => {
     const now = 0; // the clock stands still: the schedule never pays itself off here

@@ -82,6 +82,9 @@ export function tenantQuotas(config: {
 /** One tenant's usage of each quota, with the limit. */
 export type QuotaReport = Record<QuotaName, { used: number; limit: number }>;
 
+/** The most charged work carried into later seconds, in seconds' worth of the tenant's limit. */
+const MAX_DEBT_SECONDS = 60;
+
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
 
@@ -115,6 +118,8 @@ export class QuotaGate {
    * those on their way to Redis (`sending`: not yet in `shared`), and the shared total last seen.
    */
   readonly #windows = new Map<string, WindowCount>();
+  /** Per tenant: charged work its windows could not count yet, and the window it was last carried from. */
+  readonly #debts = new Map<string, { owed: number; window: number }>();
   #timer: NodeJS.Timeout | undefined;
   /** When in its second each tenant's requests run (request-pacer.ts), on the monotonic clock. */
   readonly #pacer: RequestPacer;
@@ -237,12 +242,26 @@ export class QuotaGate {
     return refusal;
   }
 
-  /** The tenant's counter for `window` (a new one when its last was of an earlier second). */
+  /**
+   * The tenant's counter for `window` (a new one when its last was of an earlier second). A new
+   * window first counts what the tenant still owes (`charge`): a full second's worth for every
+   * second that passed since, then up to a second's worth in this one.
+   */
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
       counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0 };
       this.#windows.set(tenant, counter);
+      const debt = this.#debts.get(tenant);
+      if (debt !== undefined) {
+        const limit = this.limits(tenant).requestsPerSecond;
+        const owed = debt.owed - limit * Math.max(0, window - debt.window - 1);
+        const paid = Math.min(Math.max(0, owed), limit);
+        counter.pending += paid;
+        if (owed - paid > 0) this.#debts.set(tenant, { owed: owed - paid, window });
+        else this.#debts.delete(tenant);
+        if (paid > 0) this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
+      }
     }
     return counter;
   }
@@ -272,13 +291,23 @@ export class QuotaGate {
   /**
    * Counts work a request turned out to cost beyond its weight (a grant's pattern tests, known
    * only once its toolsets are looked up) against the tenant's requests per second, without
-   * refusing: the work is done, and the tenant's next requests wait for it instead.
+   * refusing: the work is done, and the tenant's next requests wait for it instead. What does not
+   * fit in this second is owed and counted in the seconds after it (`#windowOf`), so costly work
+   * — a search engine for a new catalog costs more than a second's worth at the default limit —
+   * is paid in full however it is spread, and a tenant cannot buy more of the daemon's time than
+   * its limit by causing builds (at most a minute's worth is carried).
    */
   charge(tenant: string, weight: number, now = Date.now()): void {
     if (weight <= 0) return;
     const window = Math.floor(now / 1000);
     const counter = this.#windowOf(tenant, window);
     counter.pending += weight;
+    const limit = this.limits(tenant).requestsPerSecond;
+    const over = Math.min(weight, counted(counter) - limit);
+    if (over > 0) {
+      const owed = (this.#debts.get(tenant)?.owed ?? 0) + over;
+      this.#debts.set(tenant, { owed: Math.min(owed, MAX_DEBT_SECONDS * limit), window });
+    }
     // At most a second's worth (`take` caps it): a costly open slows its tenant for a second, not longer.
     this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);

@@ -56,8 +56,20 @@ describe('a routing config built to take long to learn', () => {
     expect(mine.warnings).toEqual([]);
     const { session: theirs } = await other.openSession({ grant: { toolsets: ['docs'] }, model });
     await other.search(theirs.id, ['documentation']);
-    // Assembling and indexing 19,600 tools for the open is charged to its tenant (docs/security.md,
-    // quotas): its next second is spent. What is measured below is each search's own cost.
+    // Assembling and indexing 19,600 tools for the open is charged to its tenant in full
+    // (docs/security.md, quotas: about 4,900 units, five seconds of its limit): its searches are
+    // refused until it is paid. What is measured below is each search's own cost.
+    const paidAt = Date.now();
+    for (;;) {
+      const refused = await hostile.search(mine.id, ['warm up']).then(
+        () => false,
+        (error: { code?: string }) => error.code === 'QUOTA_EXCEEDED',
+      );
+      if (!refused) break;
+      expect(Date.now() - paidAt).toBeLessThan(15_000);
+      await new Promise((done) => setTimeout(done, 250));
+    }
+    expect(Date.now() - paidAt).toBeGreaterThan(2_000);
     await new Promise((done) => setTimeout(done, 1_100));
 
     const attacks: number[] = [];
