@@ -38,7 +38,11 @@ export class FairCache<V> {
   /** Stores `value` for `key` as `owner`'s, then lets the largest holder give way while over capacity. */
   set(key: string, value: V, owner: string): void {
     const previous = this.#entries.get(key);
-    if (previous !== undefined) this.#owned.get(previous.owner)?.delete(key);
+    if (previous !== undefined) {
+      const keys = this.#owned.get(previous.owner);
+      keys?.delete(key);
+      if (keys?.size === 0) this.#owned.delete(previous.owner);
+    }
     this.#entries.set(key, { value, owner });
     let keys = this.#owned.get(owner);
     if (keys === undefined) {

@@ -34,27 +34,15 @@ describe('QuotaGate requests per second', () => {
   });
 });
 
-describe('QuotaGate charged work past a second', () => {
-  it('counts what does not fit in this second in the seconds after it, and forgets what idle seconds paid', () => {
-    const quotas = gate(100);
-    const second = 7_000;
-    quotas.admitRequest('a', second, 1);
-    // A build worth 2.5 seconds of the tenant's limit: this second is full, the next two too.
-    quotas.charge('a', 250, second);
-    expect(() => quotas.admitRequest('a', second + 1_000, 1)).toThrow(/too many requests/);
-    expect(() => quotas.admitRequest('a', second + 2_000, 1)).not.toThrow();
-    expect(() => quotas.admitRequest('a', second + 2_000, 49)).toThrow(/too many requests/);
-    // Another tenant is not affected.
-    expect(() => quotas.admitRequest('b', second + 1_000, 100)).not.toThrow();
-    // Seconds without a request pay the debt off: 4.5 seconds' worth, of which this second counts
-    // one; three seconds later half a second's worth is still owed, four seconds later nothing.
-    quotas.charge('c', 450, second);
-    expect(() => quotas.admitRequest('c', second + 4_000, 51)).toThrow(/too many requests/);
-    expect(() => quotas.admitRequest('c', second + 4_000, 50)).not.toThrow();
-    quotas.charge('d', 450, second);
-    expect(() => quotas.admitRequest('d', second + 5_000, 100)).not.toThrow();
-    quotas.stop();
-  });
+/** A model turn that counts `units` (`dispatchWeight`: one per `tool_call` entry, 16 a call). */
+const turnOf = (units: number) => ({
+  calls: Array.from({ length: Math.ceil(units / 16) }, (_, call) => ({
+    id: `c${call}`,
+    name: 'tool_call',
+    arguments: {
+      calls: Array.from({ length: Math.min(16, units - call * 16) }, (_, at) => ({ name: `t${at}`, arguments: {} })),
+    },
+  })),
 });
 
 describe('QuotaGate pacing', () => {
@@ -63,7 +51,7 @@ describe('QuotaGate pacing', () => {
     const quotas = gate(1_000, () => now); // a burst of 100 units, then one per ms
     const ran: string[] = [];
     const handlers = Object.fromEntries(
-      ['sessionsSearch', 'toolsetsList', 'toolsetsPut'].map((name) => [
+      ['sessionsDispatch', 'toolsetsList', 'toolsetsPut'].map((name) => [
         name,
         async (params: { tenant: string }) => ran.push(name === 'toolsetsPut' ? `${params.tenant}:put` : params.tenant),
       ]),
@@ -72,9 +60,8 @@ describe('QuotaGate pacing', () => {
       string,
       (params: { tenant: string }, payload: unknown, caller: unknown) => Promise<unknown>
     >;
-    const search = (tenant: string, queries: number) =>
-      wrapped['sessionsSearch']?.({ tenant }, { queries: Array.from({ length: queries }, () => 'q') }, {});
-    // 100 queries at once: the burst. The next searches wait (their slots are 40 and 60 ms
+    const search = (tenant: string, units: number) => wrapped['sessionsDispatch']?.({ tenant }, turnOf(units), {});
+    // A turn of 100 calls: the burst. The next searches wait (their slots are 40 and 60 ms
     // away: each needs room for its own weight)...
     await search('a', 100);
     const started = performance.now();
@@ -105,17 +92,12 @@ describe('QuotaGate pacing', () => {
   it("holds a tenant's waiting requests to a number of payload bytes, passed on from the request", async () => {
     const quotas = gate(1_000, () => 0, { perTenantBytes: 1_000 });
     const handler = async () => 'ran';
-    const wrapped = quotas.wrap({ sessionsSearch: handler } as never) as unknown as Record<
+    const wrapped = quotas.wrap({ sessionsDispatch: handler } as never) as unknown as Record<
       string,
       (params: { tenant: string }, payload: unknown, caller: unknown, request: unknown) => Promise<unknown>
     >;
-    const search = (queries: number, bytes: number) =>
-      wrapped['sessionsSearch']?.(
-        { tenant: 'a' },
-        { queries: Array.from({ length: queries }, () => 'q') },
-        {},
-        { bearer: undefined, bytes },
-      );
+    const search = (units: number, bytes: number) =>
+      wrapped['sessionsDispatch']?.({ tenant: 'a' }, turnOf(units), {}, { bearer: undefined, bytes });
     await search(100, 10); // the burst
     const first = search(1, 900); // waits, whatever its size
     await expect(search(1, 200)).rejects.toMatchObject({

@@ -1,7 +1,8 @@
 import { WIRE_ERROR_CODES, type EndpointName } from '@toolsearch/proto';
 import { QuotaExceededError, type QuotaReport, type Quotas, type QuotaUsageSource } from './quota-settings';
 import type { GuardedHandler } from './identity/authority';
-import { execOrThrow, type RedisClient } from './redis-client';
+import { type RedisClient } from './redis-client';
+import { PAY_SCRIPT, QuotaDebts } from './quota-debts';
 import { RedisKeys } from './redis-keys';
 import { RequestPacer, type PaceRefusal, type PacerOptions } from './request-pacer';
 import { REQUEST_WEIGHTS, UNPACED } from './request-weights';
@@ -18,7 +19,7 @@ export {
 } from './quota-settings';
 
 /** The most charged work carried into later seconds, in seconds' worth of the tenant's limit. */
-const MAX_DEBT_SECONDS = 60;
+const MAX_DEBT_SECONDS = 5;
 
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
@@ -31,11 +32,13 @@ interface WindowCount {
   /** Counted here but never added to Redis (a sync that failed): Redis's totals lack it. */
   unsynced: number;
   shared: number;
+  /** Debt counted here at the window's start and not yet offered to Redis (`QuotaDebts`). */
+  debt: number;
   refusal?: QuotaExceededError | undefined;
 }
 
 /** Every request of the window known here: the shared total, plus what Redis has not yet added to it. */
-const counted = (counter: WindowCount) => counter.shared + counter.sending + counter.pending;
+const counted = (counter: WindowCount) => counter.shared + counter.sending + counter.pending + counter.debt;
 
 /**
  * Checks every per-tenant quota. Counts come from the stores (Redis, the registry) at the moment of
@@ -53,8 +56,8 @@ export class QuotaGate {
    * those on their way to Redis (`sending`: not yet in `shared`), and the shared total last seen.
    */
   readonly #windows = new Map<string, WindowCount>();
-  /** Per tenant: charged work its windows could not count yet, and the window it was last carried from. */
-  readonly #debts = new Map<string, { owed: number; window: number }>();
+  /** Per tenant: charged work its windows could not count yet. */
+  readonly #debts = new QuotaDebts();
   #timer: NodeJS.Timeout | undefined;
   /** When in its second each tenant's requests run (request-pacer.ts), on the monotonic clock. */
   readonly #pacer: RequestPacer;
@@ -179,24 +182,15 @@ export class QuotaGate {
 
   /**
    * The tenant's counter for `window` (a new one when its last was of an earlier second). A new
-   * window first counts what the tenant still owes (`charge`): a full second's worth for every
-   * second that passed since, then up to a second's worth in this one.
+   * window first counts up to a second's worth of what the tenant owes here (`charge`).
    */
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
-      counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0 };
+      const debt = Math.min(this.#debts.owed(tenant), this.limits(tenant).requestsPerSecond);
+      counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0, debt };
       this.#windows.set(tenant, counter);
-      const debt = this.#debts.get(tenant);
-      if (debt !== undefined) {
-        const limit = this.limits(tenant).requestsPerSecond;
-        const owed = debt.owed - limit * Math.max(0, window - debt.window - 1);
-        const paid = Math.min(Math.max(0, owed), limit);
-        counter.pending += paid;
-        if (owed - paid > 0) this.#debts.set(tenant, { owed: owed - paid, window });
-        else this.#debts.delete(tenant);
-        if (paid > 0) this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
-      }
+      if (debt > 0) this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
     }
     return counter;
   }
@@ -229,8 +223,9 @@ export class QuotaGate {
    * refusing: the work is done, and the tenant's next requests wait for it instead. What does not
    * fit in this second is owed and counted in the seconds after it (`#windowOf`), so costly work
    * — a search engine for a new catalog costs more than a second's worth at the default limit —
-   * is paid in full however it is spread, and a tenant cannot buy more of the daemon's time than
-   * its limit by causing builds (at most a minute's worth is carried).
+   * is paid however it is spread, and a tenant cannot buy much more of the daemon's time than its
+   * limit by causing builds (at most five seconds' worth is carried, so that a tenant's approvers
+   * are never refused for long).
    */
   charge(tenant: string, weight: number, now = Date.now()): void {
     if (weight <= 0) return;
@@ -238,11 +233,7 @@ export class QuotaGate {
     const counter = this.#windowOf(tenant, window);
     counter.pending += weight;
     const limit = this.limits(tenant).requestsPerSecond;
-    const over = Math.min(weight, counted(counter) - limit);
-    if (over > 0) {
-      const owed = (this.#debts.get(tenant)?.owed ?? 0) + over;
-      this.#debts.set(tenant, { owed: Math.min(owed, MAX_DEBT_SECONDS * limit), window });
-    }
+    this.#debts.owe(tenant, Math.min(weight, counted(counter) - limit), MAX_DEBT_SECONDS * limit);
     // At most a second's worth (`take` caps it): a costly open slows its tenant for a second, not longer.
     this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
@@ -251,34 +242,41 @@ export class QuotaGate {
   /** Adds the local counts to the shared windows and learns the totals of every replica. */
   async #sync(): Promise<void> {
     this.#timer = undefined;
-    const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0);
+    const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0 || counter.debt > 0);
     if (batch.length === 0) return;
-    const sent = batch.map(([, counter]) => counter.pending);
+    const sent = batch.map(([, counter]) => ({ count: counter.pending, debt: counter.debt }));
     // Until Redis answers, what is sent still counts here: the window must not look emptier
     // while the increment is on its way.
     batch.forEach(([, counter]) => {
-      counter.sending += counter.pending;
+      counter.sending += counter.pending + counter.debt;
       counter.pending = 0;
+      counter.debt = 0;
     });
-    // One transaction per tenant (its window key is under its hash tag, so each stays in one
-    // Redis Cluster slot); auto-pipelining sends them together.
+    // One script per tenant (its window key is under its hash tag, so each stays in one Redis
+    // Cluster slot); auto-pipelining sends them together.
     await Promise.all(
       batch.map(async ([tenant, counter], index) => {
         const key = this.#keys.tenant(tenant, 'rps', String(counter.window));
-        const count = sent[index] ?? 0;
+        const { count, debt } = sent[index] ?? { count: 0, debt: 0 };
+        const limit = this.limits(tenant).requestsPerSecond;
         try {
-          const replies = await execOrThrow(this.#redis.multi().incrby(key, count).pexpire(key, 5_000));
-          // Every replica's requests of this window so far, ours included (what we counted since is pending).
-          const total = Number(replies[0]?.[1] ?? 0);
+          const [total, paid] = (
+            (await this.#redis.eval(PAY_SCRIPT, 1, key, count, debt, limit, 5_000)) as unknown[]
+          ).map(Number);
+          // Every replica's requests of this window so far, ours included (what we counted since is
+          // pending), and the debts they paid in it.
+          if (total === undefined || paid === undefined || !Number.isFinite(total) || !Number.isFinite(paid))
+            throw new Error('no total');
+          this.#debts.paid(tenant, paid);
           // Redis's total lacks what an earlier, failed sync kept here: add it back.
-          if (!Number.isFinite(total)) throw new Error('no total');
           counter.shared = Math.max(counter.shared, total + counter.unsynced);
         } catch {
           // Redis away: keep the count local (each replica then enforces the limit on its own share).
-          counter.shared += count;
-          counter.unsynced += count;
+          this.#debts.paid(tenant, debt);
+          counter.shared += count + debt;
+          counter.unsynced += count + debt;
         } finally {
-          counter.sending -= count;
+          counter.sending -= count + debt;
         }
       }),
     );

@@ -64,16 +64,21 @@ describe('dispatchWeight', () => {
     expect(performance.now() - started).toBeLessThan(250);
   });
 
-  it('counts a long query as several: 1 per 200 characters, at most 8', () => {
+  it('counts a long query as several: 1 per 200 characters as the bridge reads it, at most 5', () => {
     expect(queryWeight('github create pull request')).toBe(1);
     expect(queryWeight('x'.repeat(201))).toBe(2);
-    expect(queryWeight('word '.repeat(200))).toBe(5);
-    expect(queryWeight('y'.repeat(100_000))).toBe(8);
+    // The bridge searches the first 1,000 characters.
+    expect(queryWeight('y'.repeat(100_000))).toBe(5);
     const long = 'a request that goes on and on '.repeat(40);
     expect(bridgeCallWeight('tool_search', { queries: [long, 'short'] })).toBe(queryWeight(long) + 1);
     expect(bridgeCallWeight('tool_search', JSON.stringify({ query: long }))).toBe(queryWeight(long));
+    // A list item that is not a string is searched as its JSON text.
+    const object = { words: Array.from({ length: 100 }, (_, at) => `word${at}`) };
+    expect(bridgeCallWeight('tool_search', { queries: [object] })).toBe(queryWeight(JSON.stringify(object)));
     const searchWeight = REQUEST_WEIGHTS.sessionsSearch as (payload: unknown) => number;
     expect(searchWeight({ queries: [long, long] })).toBe(2 * queryWeight(long));
-    expect(searchWeight({ queries: 'not a list' })).toBe(1);
+    // A bare string is one query, as the bridge reads it.
+    expect(searchWeight({ queries: long })).toBe(queryWeight(long));
+    expect(searchWeight({ queries: 42 })).toBe(1);
   });
 });

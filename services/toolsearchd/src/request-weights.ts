@@ -1,4 +1,10 @@
-import { jsonDepthWithin, normalizeCallEntries, readArgumentsObject } from '@toolsearch/bridge';
+import {
+  jsonDepthWithin,
+  MAX_QUERY_LENGTH,
+  normalizeCallEntries,
+  readArgumentsObject,
+  readStringList,
+} from '@toolsearch/bridge';
 import { BRIDGE_LIMITS } from '@toolsearch/disclosure';
 import type { EndpointName } from '@toolsearch/proto';
 
@@ -38,45 +44,33 @@ export const UNPACED: ReadonlySet<EndpointName> = new Set<EndpointName>(['toolse
 
 /** Characters of a query counted as one search: a typical request is well under this. */
 const CHARS_PER_QUERY_UNIT = 200;
-/** The most one query counts: the engine reads a bounded number of a request's words. */
-const MAX_QUERY_WEIGHT = 8;
 
 /**
- * What one query counts: 1 per 200 characters, at least 1 and at most 8. A query's cost grows with
- * the distinct words it has, up to the number the engine reads: 1,000 characters of different
- * catalog words took about 1.4 ms on the 6,685-tool union where a typical request takes 0.1 ms.
+ * What one query counts: 1 per 200 characters as the bridge reads it (a list item that is not a
+ * string is its JSON text; at most `MAX_QUERY_LENGTH`, 1,000, are searched), so 1 to 5. A
+ * query's cost grows with the distinct words it has: 1,000 characters of different catalog words
+ * took about 1.4 ms on the 6,685-tool union where a typical request takes 0.1 ms.
  */
-export function queryWeight(query: unknown): number {
-  if (typeof query !== 'string') return 1;
-  return Math.min(MAX_QUERY_WEIGHT, Math.max(1, Math.ceil(query.trim().length / CHARS_PER_QUERY_UNIT)));
+export function queryWeight(query: string): number {
+  return Math.max(1, Math.ceil(Math.min(query.trim().length, MAX_QUERY_LENGTH) / CHARS_PER_QUERY_UNIT));
 }
 
-/** What a `sessions.<s>.search` counts: its queries' weights (the first 100; 1 when it has none). */
+/** What a `sessions.<s>.search` counts: its queries' weights, read as the bridge reads them (at least 1). */
 export function searchWeight(payload: unknown): number {
-  const queries = (payload as { queries?: unknown } | null | undefined)?.queries;
-  if (!Array.isArray(queries)) return 1;
-  let weight = 0;
-  for (const query of queries.slice(0, 100)) weight += queryWeight(query);
-  return Math.max(1, weight);
+  const weight = listedWeight((payload as { queries?: unknown } | null | undefined)?.queries, BRIDGE_LIMITS.maxQueries);
+  return Number.isNaN(weight) ? 1 : Math.max(1, weight);
 }
 
 /**
- * What a `queries` (or `query`) argument counts as the bridge reads it — blanks dropped, each
- * query at `queryWeight` — or undefined when it holds more than `cap` queries (the bridge refuses it).
+ * What a `queries` (or `query`) argument counts as the bridge reads it (`readStringList`: a bare
+ * string is one query, blanks dropped, other items as JSON text), or NaN when it holds more than
+ * `cap` queries (the bridge refuses it and runs none).
  */
 function listedWeight(value: unknown, cap: number): number {
-  if (typeof value === 'string') return value.trim() === '' ? 0 : queryWeight(value);
-  if (!Array.isArray(value)) return 0;
-  let count = 0;
-  let weight = 0;
-  for (const item of value) {
-    if (item === null || item === undefined || item === false || item === 0) continue;
-    if (typeof item === 'string' && item.trim() === '') continue;
-    count += 1;
-    if (count > cap) return Number.NaN;
-    weight += queryWeight(item);
-  }
-  return weight;
+  const list = readStringList(value);
+  if (!list.ok) return 0;
+  if (list.items.length > cap) return Number.NaN;
+  return list.items.reduce((sum, item) => sum + queryWeight(item), 0);
 }
 
 /**
@@ -88,7 +82,7 @@ const WEIGHT_JSON_DEPTH = 1000;
 /**
  * What one call of a model turn (or one `/mcp` `tools/call`) counts, read as the bridge will read
  * it — the arguments as an object or its JSON text, `queries` or `query`: `tool_search` its queries'
- * weights (`queryWeight`: 1 per 200 characters, 1 – 8 each) and `tool_call` 1 per entry, anything else 1. Arguments the bridge refuses (too many queries or
+ * weights (`queryWeight`: 1 per 200 characters, 1 – 5 each) and `tool_call` 1 per entry, anything else 1. Arguments the bridge refuses (too many queries or
  * entries, not JSON) count 1: the refusal is cheap. JSON text nested deeper than any deployment
  * lets the bridge follow counts as the most the bridge could run.
  */

@@ -89,14 +89,18 @@ describe('finished approvals within a byte budget', () => {
     const now = Date.now();
     const first = new FinishedApprovals(redis, 60_000, 10_000);
     for (let at = 0; at < 10; at += 1) await finish(first, tenant, `old${at}`, 1_000, now + at);
-    // Five replicas each finish a 1,000-byte call at the same moment: 5,000 bytes over.
-    const replicas = Array.from({ length: 5 }, () => new FinishedApprovals(redis, 60_000, 10_000));
+    // Five replicas, each with its own connection, finish a 1,000-byte call at the same moment:
+    // 5,000 bytes over. (Whether their steps interleave is up to the connections: this checks the
+    // outcome under concurrency, it cannot force the interleaving that made the old code free too much.)
+    const connections = Array.from({ length: 5 }, () => new Redis(redisConnectionUrl(config.redis)));
+    const replicas = connections.map((connection) => new FinishedApprovals(connection, 60_000, 10_000));
     await Promise.all(
       replicas.map(async (replica, at) => {
         await redis.set(keys.tenant(tenant, 'approval', `new${at}`), 'x', 'PX', 60_000);
         await replica.note(finishedKeys(tenant), `new${at}`, 1_000, now + 100 + at);
       }),
     );
+    for (const connection of connections) connection.disconnect();
     expect(await totalOf(tenant)).toBe(10_000);
     const kept = await redis.zrange(finishedKeys(tenant).index, 0, -1);
     expect(kept).toHaveLength(10);

@@ -17,9 +17,9 @@ describe('requests per second while the local count is on its way to Redis', () 
     await redis.ping();
   });
   /** A gate of 20 requests a second whose windows are shared through the test's Redis. */
-  const gate = () =>
+  const gate = (requestsPerSecond = 20) =>
     new QuotaGate({
-      defaults: QuotasSchema.parse({ requestsPerSecond: 20 }),
+      defaults: QuotasSchema.parse({ requestsPerSecond }),
       perTenant: new Map(),
       source: {
         sessions: async () => 0,
@@ -82,5 +82,38 @@ describe('requests per second while the local count is on its way to Redis', () 
     await new Promise((done) => setTimeout(done, 50));
     expect(() => quotas.admitRequest(tenant, now)).toThrow(/too many requests in this second/);
     quotas.stop();
+  });
+
+  it('counts charged work past its second in the seconds after it, once between replicas', async () => {
+    const tenant = tenantId('debt');
+    const keys = new RedisKeys(config.namespace.redisPrefix);
+    const windowKey = (second: number) => keys.tenant(tenant, 'rps', String(second));
+    // Two replicas: each charges a build worth 2.5 seconds of a limit of 100 in the same second.
+    const [a, b] = [gate(100), gate(100)];
+    const start = (Math.floor(Date.now() / 1000) + 10) * 1000;
+    const second = start / 1000;
+    a.charge(tenant, 250, start);
+    b.charge(tenant, 250, start);
+    // Each owes what its second could not count (150): the next second is full on both.
+    expect(() => a.admitRequest(tenant, start + 1_000, 1)).toThrow(/too many requests/);
+    expect(() => b.admitRequest(tenant, start + 1_000, 1)).toThrow(/too many requests/);
+    // Redis takes one second's worth of their debts for that second, not two.
+    await eventually(async () => expect(Number(await redis.get(windowKey(second + 1)))).toBe(100));
+    // Both synced: together they paid 100 of 300; one still owes 150, the other 50.
+    await new Promise((done) => setTimeout(done, 300));
+    const owed = [a, b].map((replica) => {
+      for (let weight = 100; weight >= 0; weight -= 1) {
+        try {
+          replica.admitRequest(tenant, start + 2_000, weight);
+          return 100 - weight;
+        } catch {
+          // Too heavy for what is left of this second here.
+        }
+      }
+      return 100;
+    });
+    expect(owed.sort((x, y) => x - y)).toEqual([50, 100]);
+    a.stop();
+    b.stop();
   });
 });

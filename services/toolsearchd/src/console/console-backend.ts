@@ -23,6 +23,8 @@ export interface ConsoleBackend {
    * are counted; throws `ConsoleError` RATE_LIMITED when the tenant's second is used up.
    */
   admit(tenant: string, weight: number): Promise<void>;
+  /** Counts work against the tenant's requests per second without refusing it (a live stream). */
+  charge(tenant: string, weight: number): void;
   /** The tenant's undecided held calls, oldest first (`approvals.list`; the reads are charged to the tenant). */
   heldCalls(tenant: string, limit: number): Promise<Approval[]>;
   /** The ids of the tenant's held calls, oldest first (one cheap read, to notice changes). */

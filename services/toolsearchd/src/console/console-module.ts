@@ -48,6 +48,7 @@ export function createConsole(deps: {
         throw error;
       }
     },
+    charge: (tenant, weight) => deps.quotas().charge(tenant, weight),
     heldCalls: async (tenant, limit) => {
       const { approvals, read } = await deps.dispatch().approvals.list(tenant, limit);
       deps.quotas().charge(tenant, heldReadWeight(read));

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { RedisClient } from '../redis-client';
 import { ConsoleAuth } from './console-auth';
+import { queryWeight } from '../request-weights';
 import type { ConsoleBackend } from './console-backend';
 import type { ConsoleConfig } from './console-config';
 import { ConsoleError } from './console-errors';
@@ -121,13 +122,16 @@ export class WebConsole {
       return redirect(res, session.roles.has('approver') ? '/console/approvals' : '/console/sessions');
     }
     if (section === 'sign-out') return this.#signOut(req, res, session);
-    // Every page counts against the tenant's requests per second, like its NATS requests; a
-    // session page that searches counts its query too.
-    await this.#backend.admit(session.tenant, section === 'sessions' && url.searchParams.get('q') ? 2 : 1);
     if (section === 'events') {
       requireMethod(req, 'GET');
+      // Counted but never refused: a browser does not reopen a live stream that was refused once.
+      this.#backend.charge(session.tenant, 1);
       return await this.#streams.open(res, session, async () => (await this.#auth.signedIn(req)) !== undefined);
     }
+    // Every other page counts against the tenant's requests per second, like its NATS requests; a
+    // session page that searches counts its query too (`queryWeight`).
+    const query = section === 'sessions' && id !== undefined ? url.searchParams.get('q') : null;
+    await this.#backend.admit(session.tenant, 1 + (query ? queryWeight(query) : 0));
     if (section === 'approvals') return this.#approvals(req, res, url, session, id, action);
     if (Object.hasOwn(OPERATOR_PAGES, section)) {
       requireMethod(req, 'GET');

@@ -226,10 +226,15 @@ export class Approvals {
   }
 
   /**
-   * The tenant's undecided calls, oldest first, and how many held calls were read to find them
-   * (each costs two Redis reads; the caller charges the tenant for them: `heldReadWeight`).
+   * The tenant's undecided calls (those `matches` accepts), oldest first, up to `limit`, and how
+   * many held calls were read to find them (each costs two Redis reads; the caller charges the
+   * tenant for them: `heldReadWeight`).
    */
-  async list(tenant: string, limit: number): Promise<{ approvals: Approval[]; read: number }> {
+  async list(
+    tenant: string,
+    limit: number,
+    matches: (approval: Approval) => boolean = () => true,
+  ): Promise<{ approvals: Approval[]; read: number }> {
     const ids = await this.#redis.zrange(this.#index(tenant), 0, -1);
     const approvals: Approval[] = [];
     let read = 0;
@@ -241,7 +246,7 @@ export class Approvals {
         await this.#redis.zrem(this.#index(tenant), id);
         continue;
       }
-      if (approval.state === 'pending') approvals.push(approval);
+      if (approval.state === 'pending' && matches(approval)) approvals.push(approval);
     }
     return { approvals, read };
   }

@@ -114,19 +114,17 @@ export class DispatchService {
 
   async list(tenant: string, body: unknown) {
     const request = parse(ApprovalsListRequestSchema, body);
-    // A filtered list reads every held call (an unfiltered one stops at the limit): the tenant pays for the reads.
-    const filtered = request.session !== undefined || request.tool !== undefined;
-    const { approvals: all, read } = await this.approvals.list(
-      tenant,
-      filtered ? Number.MAX_SAFE_INTEGER : request.limit,
-    );
-    this.#charge?.(tenant, heldReadWeight(read));
     // Case-insensitive `*` wildcards, compiled once and matched without regular expressions.
     const tool = request.tool === undefined ? undefined : compileGlob(request.tool, { caseInsensitive: true });
-    const approvals = all
-      .filter((approval) => request.session === undefined || approval.session === request.session)
-      .filter((approval) => tool === undefined || tool.matches(approval.tool) || tool.matches(approval.original_name))
-      .slice(0, request.limit);
+    // Read until `limit` calls match (a filter matching few reads every held call): the tenant pays for the reads.
+    const { approvals, read } = await this.approvals.list(
+      tenant,
+      request.limit,
+      (approval) =>
+        (request.session === undefined || approval.session === request.session) &&
+        (tool === undefined || tool.matches(approval.tool) || tool.matches(approval.original_name)),
+    );
+    this.#charge?.(tenant, heldReadWeight(read));
     return { ok: true as const, approvals };
   }
 

@@ -76,7 +76,7 @@ while total > budget and dropped < most do
   end
 end
 if total < 0 then total = 0 end
-redis.call('SET', KEYS[3], total, 'KEEPTTL')
+if dropped > 0 then redis.call('SET', KEYS[3], total, 'KEEPTTL') end
 if total > budget and dropped >= most then return 1 end
 return 0`;
 
