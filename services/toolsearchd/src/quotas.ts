@@ -20,6 +20,8 @@ export {
 
 /** The most charged work carried into later seconds, in seconds' worth of the tenant's limit. */
 const MAX_DEBT_SECONDS = 5;
+/** A debt nobody added to or paid for this long is forgotten (the tenant has been idle). */
+const DEBT_EXPIRY_MS = 10_000;
 
 /** Requests counted locally are added to the shared Redis window this often. */
 const SYNC_MS = 100;
@@ -187,7 +189,7 @@ export class QuotaGate {
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
-      const debt = Math.min(this.#debts.owed(tenant), this.limits(tenant).requestsPerSecond);
+      const debt = this.#debts.owed(tenant, this.limits(tenant).requestsPerSecond);
       counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0, debt };
       this.#windows.set(tenant, counter);
       if (debt > 0) this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
@@ -233,7 +235,7 @@ export class QuotaGate {
     const counter = this.#windowOf(tenant, window);
     counter.pending += weight;
     const limit = this.limits(tenant).requestsPerSecond;
-    this.#debts.owe(tenant, Math.min(weight, counted(counter) - limit), MAX_DEBT_SECONDS * limit);
+    this.#debts.owe(tenant, Math.min(weight, counted(counter) - limit));
     // At most a second's worth (`take` caps it): a costly open slows its tenant for a second, not longer.
     this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
@@ -242,37 +244,56 @@ export class QuotaGate {
   /** Adds the local counts to the shared windows and learns the totals of every replica. */
   async #sync(): Promise<void> {
     this.#timer = undefined;
-    const batch = [...this.#windows.entries()].filter(([, counter]) => counter.pending > 0 || counter.debt > 0);
+    const batch = [...this.#windows.entries()].filter(
+      ([tenant, counter]) => counter.pending > 0 || counter.debt > 0 || this.#debts.hasUnsent(tenant),
+    );
     if (batch.length === 0) return;
-    const sent = batch.map(([, counter]) => ({ count: counter.pending, debt: counter.debt }));
+    const sent = batch.map(([tenant, counter]) => ({
+      count: counter.pending,
+      debt: counter.debt,
+      added: this.#debts.takeUnsent(tenant),
+    }));
     // Until Redis answers, what is sent still counts here: the window must not look emptier
-    // while the increment is on its way.
+    // while the increment is on its way (the debt counted at the window's start included).
     batch.forEach(([, counter]) => {
       counter.sending += counter.pending + counter.debt;
       counter.pending = 0;
       counter.debt = 0;
     });
-    // One script per tenant (its window key is under its hash tag, so each stays in one Redis
-    // Cluster slot); auto-pipelining sends them together.
+    // One script per tenant (its keys are under its hash tag, so each stays in one Redis Cluster
+    // slot); auto-pipelining sends them together.
     await Promise.all(
       batch.map(async ([tenant, counter], index) => {
-        const key = this.#keys.tenant(tenant, 'rps', String(counter.window));
-        const { count, debt } = sent[index] ?? { count: 0, debt: 0 };
+        const window = this.#keys.tenant(tenant, 'rps', String(counter.window));
+        const debtKey = this.#keys.tenant(tenant, 'rps-debt');
+        const { count, debt, added } = sent[index] ?? { count: 0, debt: 0, added: 0 };
         const limit = this.limits(tenant).requestsPerSecond;
         try {
-          const [total, paid] = (
-            (await this.#redis.eval(PAY_SCRIPT, 1, key, count, debt, limit, 5_000)) as unknown[]
-          ).map(Number);
-          // Every replica's requests of this window so far, ours included (what we counted since is
-          // pending), and the debts they paid in it.
-          if (total === undefined || paid === undefined || !Number.isFinite(total) || !Number.isFinite(paid))
+          const reply = (await this.#redis.eval(
+            PAY_SCRIPT,
+            2,
+            window,
+            debtKey,
+            count,
+            added,
+            limit,
+            5_000,
+            MAX_DEBT_SECONDS * limit,
+            DEBT_EXPIRY_MS,
+          )) as unknown[];
+          const [total, , owed] = reply.map(Number);
+          if (total === undefined || owed === undefined || !Number.isFinite(total) || !Number.isFinite(owed))
             throw new Error('no total');
-          this.#debts.paid(tenant, paid);
-          // Redis's total lacks what an earlier, failed sync kept here: add it back.
+          this.#debts.heard(tenant, owed);
+          // Every replica's requests of this window so far, ours included (what we counted since
+          // is pending), and the debt moved into it. Redis's total lacks what an earlier, failed
+          // sync kept here: add it back.
           counter.shared = Math.max(counter.shared, total + counter.unsynced);
         } catch {
-          // Redis away: keep the count local (each replica then enforces the limit on its own share).
-          this.#debts.paid(tenant, debt);
+          // Redis away: keep the counts local (each replica then enforces the limit on its own
+          // share) and the debt here, less what this window counted of it.
+          this.#debts.owe(tenant, added);
+          this.#debts.paidLocally(tenant, debt);
           counter.shared += count + debt;
           counter.unsynced += count + debt;
         } finally {

@@ -113,7 +113,21 @@ describe('requests per second while the local count is on its way to Redis', () 
       return 100;
     });
     expect(owed.sort((x, y) => x - y)).toEqual([50, 100]);
+    // The debt is shared in Redis: 300 owed, 100 paid, 200 left.
+    const debtKey = keys.tenant(tenant, 'rps-debt');
+    // A third replica that charged nothing is held to it too: its first request of the next
+    // second passes, its sync moves a second's worth of the debt into the window.
+    const c = gate(100);
+    await eventually(async () => expect(Number(await redis.get(windowKey(second + 2)))).toBe(100));
+    const before = Number(await redis.get(debtKey));
+    expect(before).toBeLessThanOrEqual(200);
+    expect(() => c.admitRequest(tenant, start + 3_000, 1)).not.toThrow();
+    await eventually(async () => expect(Number(await redis.get(windowKey(second + 3)))).toBe(100));
+    await new Promise((done) => setTimeout(done, 200));
+    expect(() => c.admitRequest(tenant, start + 3_000, 1)).toThrow(/too many requests/);
+    expect(Number(await redis.get(debtKey))).toBe(Math.max(0, before - 99));
     a.stop();
     b.stop();
+    c.stop();
   });
 });
