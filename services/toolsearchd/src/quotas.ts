@@ -36,6 +36,8 @@ interface WindowCount {
   shared: number;
   /** Debt counted here at the window's start and not yet offered to Redis (`QuotaDebts`). */
   debt: number;
+  /** Of `pending`: work charged after the fact (`charge`), part of which may go past the limit. */
+  charged: number;
   refusal?: QuotaExceededError | undefined;
 }
 
@@ -60,6 +62,8 @@ export class QuotaGate {
   readonly #windows = new Map<string, WindowCount>();
   /** Per tenant: charged work its windows could not count yet. */
   readonly #debts = new QuotaDebts();
+  /** Counters of seconds that ended before their counts were sent (sent by the next sync). */
+  readonly #retired: [string, WindowCount][] = [];
   #timer: NodeJS.Timeout | undefined;
   /** When in its second each tenant's requests run (request-pacer.ts), on the monotonic clock. */
   readonly #pacer: RequestPacer;
@@ -189,8 +193,10 @@ export class QuotaGate {
   #windowOf(tenant: string, window: number) {
     let counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== window) {
+      // What the last second counted here and has not sent yet (its charges owe debt) goes with the next sync.
+      if (counter !== undefined && (counter.pending > 0 || counter.debt > 0)) this.#retired.push([tenant, counter]);
       const debt = this.#debts.owed(tenant, this.limits(tenant).requestsPerSecond);
-      counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0, debt };
+      counter = { window, pending: 0, sending: 0, unsynced: 0, shared: 0, debt, charged: 0 };
       this.#windows.set(tenant, counter);
       if (debt > 0) this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
     }
@@ -235,7 +241,9 @@ export class QuotaGate {
     const counter = this.#windowOf(tenant, window);
     counter.pending += weight;
     const limit = this.limits(tenant).requestsPerSecond;
-    this.#debts.owe(tenant, Math.min(weight, counted(counter) - limit));
+    counter.charged += weight;
+    // An estimate for this replica's next windows; the sync lets Redis work out the real debt.
+    this.#debts.owe(tenant, Math.min(weight, counted(counter) - limit), MAX_DEBT_SECONDS * limit);
     // At most a second's worth (`take` caps it): a costly open slows its tenant for a second, not longer.
     this.#pacer.take(tenant, this.limits(tenant).requestsPerSecond, weight, this.#clock());
     this.#timer ??= setTimeout(() => void this.#sync(), SYNC_MS);
@@ -244,21 +252,19 @@ export class QuotaGate {
   /** Adds the local counts to the shared windows and learns the totals of every replica. */
   async #sync(): Promise<void> {
     this.#timer = undefined;
-    const batch = [...this.#windows.entries()].filter(
-      ([tenant, counter]) => counter.pending > 0 || counter.debt > 0 || this.#debts.hasUnsent(tenant),
+    const batch = [...this.#retired.splice(0), ...this.#windows.entries()].filter(
+      ([, counter]) => counter.pending > 0 || counter.debt > 0,
     );
     if (batch.length === 0) return;
-    const sent = batch.map(([tenant, counter]) => ({
-      count: counter.pending,
-      debt: counter.debt,
-      added: this.#debts.takeUnsent(tenant),
-    }));
+    const current = Math.floor(Date.now() / 1000);
+    const sent = batch.map(([, counter]) => ({ count: counter.pending, debt: counter.debt, charged: counter.charged }));
     // Until Redis answers, what is sent still counts here: the window must not look emptier
     // while the increment is on its way (the debt counted at the window's start included).
     batch.forEach(([, counter]) => {
       counter.sending += counter.pending + counter.debt;
       counter.pending = 0;
       counter.debt = 0;
+      counter.charged = 0;
     });
     // One script per tenant (its keys are under its hash tag, so each stays in one Redis Cluster
     // slot); auto-pipelining sends them together.
@@ -266,7 +272,7 @@ export class QuotaGate {
       batch.map(async ([tenant, counter], index) => {
         const window = this.#keys.tenant(tenant, 'rps', String(counter.window));
         const debtKey = this.#keys.tenant(tenant, 'rps-debt');
-        const { count, debt, added } = sent[index] ?? { count: 0, debt: 0, added: 0 };
+        const { count, debt, charged } = sent[index] ?? { count: 0, debt: 0, charged: 0 };
         const limit = this.limits(tenant).requestsPerSecond;
         try {
           const reply = (await this.#redis.eval(
@@ -275,11 +281,13 @@ export class QuotaGate {
             window,
             debtKey,
             count,
-            added,
+            charged,
             limit,
             5_000,
             MAX_DEBT_SECONDS * limit,
             DEBT_EXPIRY_MS,
+            // A second that is over holds no one: debt is only added to it, never paid into it.
+            counter.window >= current ? '1' : '0',
           )) as unknown[];
           const [total, , owed] = reply.map(Number);
           if (total === undefined || owed === undefined || !Number.isFinite(total) || !Number.isFinite(owed))
@@ -291,8 +299,7 @@ export class QuotaGate {
           counter.shared = Math.max(counter.shared, total + counter.unsynced);
         } catch {
           // Redis away: keep the counts local (each replica then enforces the limit on its own
-          // share) and the debt here, less what this window counted of it.
-          this.#debts.owe(tenant, added);
+          // share) and the estimated debt here, less what this window counted of it.
           this.#debts.paidLocally(tenant, debt);
           counter.shared += count + debt;
           counter.unsynced += count + debt;
