@@ -29,7 +29,9 @@ export const WIRE_ERROR_CODES = {
   /**
    * A per-tenant quota of the daemon's configuration is used up (open sessions, toolsets, tools,
    * toolset bytes, MCP servers, held calls, requests per second); the message names the quota and
-   * its limit. Retry after freeing some, or ask the operator to raise it.
+   * its limit. Retry after freeing some, or ask the operator to raise it; for `requestsPerSecond`,
+   * retry after a moment (costly work such as the first session on a large new catalog is counted
+   * over the next seconds).
    */
   QUOTA_EXCEEDED: 'QUOTA_EXCEEDED',
   /** An MCP server could not be reached or did not answer its tool list. */
