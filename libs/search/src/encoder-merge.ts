@@ -6,6 +6,9 @@ import { ENCODER } from './request-encoder';
 import type { SearchAnswer, SearchHit } from './search-types';
 import { ToolEncodings } from './tool-encodings';
 
+/** What a place in a ranking counts in the merges below: `1 / (ENCODER.rankConstant + place)`. */
+const reciprocalRank = (place: number): number => 1 / (ENCODER.rankConstant + place);
+
 /**
  * Merges a doubtful lexical ranking with the encoder's nearest tools by reciprocal rank
  * (`ENCODER`). Scores stay on the lexical scale (the first hit's score, times each merged
@@ -23,10 +26,10 @@ export function mergeRankings(
   // keeps its lexical tail. The encoder's tools count only when nearer than orthogonal.
   lexical
     .slice(0, Math.max(ENCODER.lexical, limit))
-    .forEach((hit, rank) => merged.set(hit.index, { value: 1 / (ENCODER.rankConstant + rank), hit, place: rank }));
+    .forEach((hit, rank) => merged.set(hit.index, { value: reciprocalRank(rank), hit, place: rank }));
   nearest.slice(0, ENCODER.nearest).forEach(({ index, similarity }, rank) => {
     if (similarity <= 0) return;
-    const value = ENCODER.weight / (ENCODER.rankConstant + rank);
+    const value = ENCODER.weight * reciprocalRank(rank);
     const seen = merged.get(index);
     if (seen === undefined) merged.set(index, { value, hit: undefined, place: Number.POSITIVE_INFINITY });
     else seen.value += value;
@@ -62,9 +65,9 @@ export function reorderKnown(
   const cosines = similarities(places.map((place) => (pool[place] as SearchHit).index));
   if (cosines === undefined) return undefined;
   const byCosine = places.map((_, at) => at).sort((a, b) => (cosines[b] as number) - (cosines[a] as number) || a - b);
-  const value = places.map((place) => 1 / (ENCODER.rankConstant + place));
+  const value = places.map((place) => reciprocalRank(place));
   byCosine.forEach((at, rank) => {
-    if ((cosines[at] as number) > 0) value[at] = (value[at] as number) + ENCODER.weight / (ENCODER.rankConstant + rank);
+    if ((cosines[at] as number) > 0) value[at] = (value[at] as number) + ENCODER.weight * reciprocalRank(rank);
   });
   const order = places.map((_, at) => at).sort((a, b) => (value[b] as number) - (value[a] as number) || a - b);
   if (order.every((at, rank) => at === rank)) return undefined;

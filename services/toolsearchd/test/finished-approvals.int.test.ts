@@ -94,12 +94,7 @@ describe('finished approvals within a byte budget', () => {
     // outcome under concurrency, it cannot force the interleaving that made the old code free too much.)
     const connections = Array.from({ length: 5 }, () => new Redis(redisConnectionUrl(config.redis)));
     const replicas = connections.map((connection) => new FinishedApprovals(connection, 60_000, 10_000));
-    await Promise.all(
-      replicas.map(async (replica, at) => {
-        await redis.set(keys.tenant(tenant, 'approval', `new${at}`), 'x', 'PX', 60_000);
-        await replica.note(finishedKeys(tenant), `new${at}`, 1_000, now + 100 + at);
-      }),
-    );
+    await Promise.all(replicas.map((replica, at) => finish(replica, tenant, `new${at}`, 1_000, now + 100 + at)));
     for (const connection of connections) connection.disconnect();
     expect(await totalOf(tenant)).toBe(10_000);
     const kept = await redis.zrange(finishedKeys(tenant).index, 0, -1);
