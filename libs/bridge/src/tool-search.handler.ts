@@ -237,12 +237,17 @@ export function handleToolSearch(
         ...(answer.contextSupport === undefined
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
-        matches: explainHits(session.engine, query, hits, answer.encoded === true, answer.reordered === true).map(
-          (entry) => ({
-            ...entry,
-            rules: rules.get(entry.name) ?? [],
-          }),
-        ),
+        matches: explainHits(
+          session.engine,
+          query,
+          hits,
+          answer.encoded === true,
+          answer.reordered === true,
+          answer.voted === true,
+        ).map((entry) => ({
+          ...entry,
+          rules: rules.get(entry.name) ?? [],
+        })),
       });
     }
     const matches = hits.map((hit) => {

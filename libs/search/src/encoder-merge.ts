@@ -3,7 +3,7 @@ import type { Bm25Index } from './bm25-index';
 import { MAX_QUERY_CHARS } from './query-terms';
 import { isKnownTool } from './known-tools';
 import { ENCODER } from './request-encoder';
-import type { SearchAnswer, SearchHit } from './search-types';
+import type { SearchHit } from './search-types';
 import { ToolEncodings } from './tool-encodings';
 
 /** What a place in a ranking counts in the merges below: `1 / (ENCODER.rankConstant + place)`. */
@@ -140,28 +140,4 @@ export class EncoderMerge {
     if (nearest.length === 0) return undefined;
     return mergeRankings(hits, nearest, (index) => this.#names[index] ?? '', limit);
   }
-}
-
-/**
- * An answer search gives: its lexical hits (`shown`), merged with the request encoder's nearest
- * tools when the answer is doubtful and the engine has an encoder.
- */
-export function givenAnswer(
-  encoder: EncoderMerge | undefined,
-  request: string,
-  hits: readonly SearchHit[],
-  shown: SearchHit[],
-  limit: number,
-  confidence: number,
-  contextSupport?: number,
-): SearchAnswer {
-  const encoded = encoder?.merged(request, hits, limit, confidence);
-  const reordered = encoded === undefined ? encoder?.reordered(request, hits) : undefined;
-  const answer: SearchAnswer =
-    encoded !== undefined
-      ? { hits: encoded, confidence, nearest: [], encoded: true, lexical: shown }
-      : reordered !== undefined
-        ? { hits: reordered.slice(0, limit), confidence, nearest: [], reordered: true, lexical: shown }
-        : { hits: shown, confidence, nearest: [] };
-  return contextSupport === undefined ? answer : { ...answer, contextSupport };
 }

@@ -5,6 +5,7 @@ import { CONFIDENCE_MODEL } from './generated/confidence-model';
 import type { TermOrigin } from './query-terms';
 import type { SearchEngine } from './search-engine';
 import { ENCODER } from './request-encoder';
+import { EXAMPLES } from './example-requests';
 import type { SearchHit } from './search-types';
 
 /** How one query term contributed to one tool's score. */
@@ -86,6 +87,8 @@ export interface AnswerExplanation {
   readonly encoded: boolean;
   /** A confident answer whose tools the request encoder was trained for were re-ordered by it within the lexical top ten. */
   readonly reordered: boolean;
+  /** The ranking was fused with the votes of the example requests the request resembles (`example-requests.ts`). */
+  readonly voted: boolean;
   readonly hits: HitExplanation[];
 }
 
@@ -114,7 +117,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
           ) as unknown as ConfidenceFeatures),
     encoded: answer.encoded === true,
     reordered: answer.reordered === true,
-    hits: explainHits(engine, query, shown, answer.encoded === true, answer.reordered === true),
+    voted: answer.voted === true,
+    hits: explainHits(engine, query, shown, answer.encoded === true, answer.reordered === true, answer.voted === true),
   };
 }
 
@@ -128,6 +132,7 @@ export function explainHits(
   hits: readonly SearchHit[],
   encoded = false,
   reordered = false,
+  voted = false,
 ): HitExplanation[] {
   const { index } = engine;
   const analysed = engine.queryTerms(query);
@@ -143,6 +148,9 @@ export function explainHits(
     terms.reduce((sum, entry) => sum + entry.weight * index.contribution(entry.id, doc), 0);
   // The best plain score within each source, for the source boost.
   const bestBySource = new Map<string, number>();
+  const votes = voted
+    ? new Map((engine.learned?.examples?.votes(query) ?? []).map((vote) => [vote.index, vote]))
+    : undefined;
   const labels = index.documents.map((doc) => doc.label);
   for (let doc = 0; doc < index.size; doc += 1) {
     const score = bm25Of(doc);
@@ -177,26 +185,35 @@ export function explainHits(
     const nameReward = 1 + engine.ranking.nameBonus * (nameTerms.length > 0 ? shared / nameTerms.length : 0);
     const sourceBoost = engine.ranking.sourceBoost * (bestBySource.get(document?.label ?? '') ?? 0);
     const bm25 = bm25Of(hit.index);
-    const similarity = encoded || reordered ? engine.encoderSimilarity(query, hit.index) : undefined;
+    const similarity = encoded || reordered ? engine.learned?.encoder?.similarity(query, hit.index) : undefined;
     const merge =
       similarity === undefined
         ? ''
         : encoded
           ? `; placed by merging the lexical ranking with the request encoder's (confidence under ${ENCODER.gate}; cosine ${similarity})`
           : `; the lexical top ${ENCODER.lexical}'s tools the request encoder was trained for were re-ordered by it among their places (cosine ${similarity})`;
+    const vote = votes?.get(hit.index);
+    const examples =
+      vote === undefined
+        ? ''
+        : `; its example requests voted for it (place ${vote.place + 1} of ${EXAMPLES.tools}, best example BM25 ${round(vote.score)}), fused by reciprocal rank`;
     const why =
-      hit.reason === 'encoder'
-        ? `found by the request encoder near the request (cosine ${similarity ?? 'unknown'}), merged in because the answer's confidence was under ${ENCODER.gate}` +
+      hit.reason === 'examples'
+        ? `found by the example requests written for this tool: its best example scored BM25 ${round(vote?.score ?? 0)} against the request (place ${(vote?.place ?? 0) + 1} of ${EXAMPLES.tools} tools voted for), fused into the answer by reciprocal rank` +
           (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '')
-        : hit.reason === 'exact'
-          ? "the query is exactly this tool's name, so it comes first"
-          : hit.reason === 'substring'
-            ? "no query word occurs in any tool, and this tool's name contains the query text"
-            : hit.reason === 'rule'
-              ? 'a routing rule pins it to the top for this query'
-              : `BM25F ${round(bm25)} × name reward ${round(nameReward)} + source boost ${round(sourceBoost)}` +
-                (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '') +
-                merge;
+        : hit.reason === 'encoder'
+          ? `found by the request encoder near the request (cosine ${similarity ?? 'unknown'}), merged in because the answer's confidence was under ${ENCODER.gate}` +
+            (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '')
+          : hit.reason === 'exact'
+            ? "the query is exactly this tool's name, so it comes first"
+            : hit.reason === 'substring'
+              ? "no query word occurs in any tool, and this tool's name contains the query text"
+              : hit.reason === 'rule'
+                ? 'a routing rule pins it to the top for this query'
+                : `BM25F ${round(bm25)} × name reward ${round(nameReward)} + source boost ${round(sourceBoost)}` +
+                  (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '') +
+                  merge +
+                  examples;
     return {
       rank: rank + 1,
       name: hit.name,

@@ -11,6 +11,8 @@ export type { SearchHit, SearchAnswer, MatchReason } from './search-types';
 export { confidenceFeatures, confidenceOf } from './confidence';
 export type { ConfidenceFeatures, ConfidenceModel } from './confidence';
 export { CONFIDENCE_MODEL } from './generated/confidence-model';
+export { EXAMPLES } from './example-requests';
+export type { ExampleVote } from './example-requests';
 export { buildQueryTerms, EXPANSION, MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './query-terms';
 export type { QueryTerms, TermOrigin } from './query-terms';
 export { TypoMatcher, TYPO_LIMITS } from './typo-matcher';

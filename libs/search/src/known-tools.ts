@@ -2,17 +2,25 @@ import { ENCODER_KNOWN_TOOLS } from './generated/encoder-known-tools';
 import type { SearchDocument } from './search-document';
 
 /**
- * The tools the request encoder was trained for, known by a digest of their name and
- * description (`scripts/known-tools.ts` writes the list from the training requests' tools). The
- * encoder is a model of how people ask for those tools: on them its ranking is trusted to re-order
- * confident answers too; on tools it never saw, it is consulted only for doubtful ones
- * (`encoder-merge.ts`).
+ * The tools the training requests were written for (`training/synthetic-requests.jsonl`), known by
+ * a digest of their name and description (`scripts/known-tools.ts` writes the list). The request
+ * encoder was trained on those requests, and the example requests (`example-requests.ts`) are
+ * them: on these tools both are trusted to re-order confident answers too; on tools they never
+ * saw, the encoder is consulted only for doubtful answers (`encoder-merge.ts`) and the examples
+ * not at all.
  */
-let known: ReadonlySet<number> | undefined;
+export interface KnownToolSlots {
+  /** How many tools are known. */
+  readonly size: number;
+  /** FNV-1a of the generated list: what the example requests were written against. */
+  readonly digest: number;
+  /** A known tool's place in the list (ascending digests), or −1. */
+  slotOf(toolDigest: number): number;
+}
+let slots: KnownToolSlots | undefined;
 
-/** FNV-1a (32 bits) of a tool's original name and description: what identifies it across servers. */
-export function toolDigest(document: Pick<SearchDocument, 'originalName' | 'description'>): number {
-  const text = `${document.originalName}\n${document.description.trim()}`;
+/** FNV-1a (32 bits) of a text. */
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let at = 0; at < text.length; at += 1) {
     hash ^= text.charCodeAt(at);
@@ -21,10 +29,37 @@ export function toolDigest(document: Pick<SearchDocument, 'originalName' | 'desc
   return hash >>> 0;
 }
 
-/** Whether the request encoder was trained for this tool (or a copy of it under another server). */
-export function isKnownTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
-  known ??= new Set(
+/** FNV-1a (32 bits) of a tool's original name and description: what identifies it across servers. */
+export function toolDigest(document: Pick<SearchDocument, 'originalName' | 'description'>): number {
+  return fnv1a(`${document.originalName}\n${document.description.trim()}`);
+}
+
+/** The known tools' places, parsed once per process (a sorted array searched by halves). */
+export function knownToolSlots(): KnownToolSlots {
+  if (slots !== undefined) return slots;
+  const sorted = Uint32Array.from(
     ENCODER_KNOWN_TOOLS === '' ? [] : ENCODER_KNOWN_TOOLS.split(' ').map((digest) => Number.parseInt(digest, 36)),
   );
-  return known.has(toolDigest(document));
+  slots = {
+    size: sorted.length,
+    digest: fnv1a(ENCODER_KNOWN_TOOLS),
+    slotOf(digest) {
+      let low = 0;
+      let high = sorted.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >> 1;
+        const value = sorted[middle] as number;
+        if (value === digest) return middle;
+        if (value < digest) low = middle + 1;
+        else high = middle - 1;
+      }
+      return -1;
+    },
+  };
+  return slots;
+}
+
+/** Whether the training requests were written for this tool (or a copy of it under another server). */
+export function isKnownTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
+  return knownToolSlots().slotOf(toolDigest(document)) >= 0;
 }

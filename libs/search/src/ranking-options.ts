@@ -44,6 +44,11 @@ export interface RankingOptions {
    * catalogs of 100 tools or more.
    */
   readonly encode: boolean;
+  /**
+   * Answers fused with the votes of the example requests written for the catalog's tools
+   * (`example-requests.ts`), in catalogs of 100 tools or more.
+   */
+  readonly examples: boolean;
   /** Field weights and BM25 saturation of the index. */
   readonly index: IndexOptions;
 }
@@ -63,5 +68,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   translate: true,
   hintValues: true,
   encode: true,
+  examples: true,
   index: DEFAULT_INDEX_OPTIONS,
 };

@@ -12,7 +12,7 @@ import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
-import { EncoderMerge, givenAnswer } from './encoder-merge';
+import { givenAnswer, LearnedRanking } from './learned-ranking';
 import { ENCODER } from './request-encoder';
 
 /**
@@ -76,8 +76,8 @@ export class SearchEngine {
   #boosts = new Float64Array(RERANK_POOL_MIN);
   readonly #reranker: Reranker;
   #typos: TypoMatcher | undefined;
-  /** The request encoder's view of this catalog (`ranking.encode`, catalogs of `MIN_TOOLS_TO_ABSTAIN` or more). */
-  readonly #encoder: EncoderMerge | undefined;
+  /** The encoder and example requests in this catalog's answers (catalogs of `MIN_TOOLS_TO_ABSTAIN` or more). */
+  readonly #learned: LearnedRanking | undefined;
   /** The typo matcher, built on first use, for the confidence (one function, not one per query). */
   readonly #nearMisses = (): TypoMatcher => this.typos;
   /** For the confidence: whether a picked tool has a query term (the re-ranker's table, no search). */
@@ -107,10 +107,8 @@ export class SearchEngine {
     if (ranking.abstain && this.size >= MIN_TOOLS_TO_ABSTAIN && CONFIDENCE_MODEL.context !== undefined)
       loadTermVectors();
     this.#reranker = new Reranker(this.index, ranking.nameBonus, ranking.diversity);
-    this.#encoder =
-      ranking.encode && this.size >= MIN_TOOLS_TO_ABSTAIN
-        ? new EncoderMerge(this.index, this.#displayNames)
-        : undefined;
+    this.#learned =
+      this.size >= MIN_TOOLS_TO_ABSTAIN ? LearnedRanking.of(this.index, this.#displayNames, ranking) : undefined;
   }
 
   get size(): number {
@@ -186,8 +184,8 @@ export class SearchEngine {
     // Judged on at least JUDGED_TOOLS tools; rankings at smaller limits are prefixes of these (the
     // pool is the same), so cutting back to the limit changes no answer.
     const judged = Math.max(limit, JUDGED_TOOLS);
-    // With the encoder, enough of the lexical ranking for a merge (a prefix of the same ranking).
-    const wanted = this.#encoder === undefined ? judged : Math.max(judged, ENCODER.lexical);
+    // With learned parts, enough of the lexical ranking for their merges (a prefix of the same ranking).
+    const wanted = this.#learned === undefined ? judged : Math.max(judged, ENCODER.lexical);
     const picked = this.rank(terms, judged, wanted - hits.length, seen);
     const { ids, scores } = this.#reranker;
     for (let at = 0; at < picked; at += 1) {
@@ -201,31 +199,31 @@ export class SearchEngine {
       confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
     );
     if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN)
-      return givenAnswer(this.#encoder, text, hits, shown, limit, confidence);
+      return givenAnswer(this.#learned, text, hits, shown, limit, confidence);
     if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
     const gate = CONFIDENCE_MODEL.context;
     if (gate === undefined || confidence >= gate.below || hits.length === 0)
-      return givenAnswer(this.#encoder, text, hits, shown, limit, confidence);
+      return givenAnswer(this.#learned, text, hits, shown, limit, confidence);
     // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
     const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
       ? { hits: [], confidence, nearest: shown, contextSupport }
-      : givenAnswer(this.#encoder, text, hits, shown, limit, confidence, contextSupport);
+      : givenAnswer(this.#learned, text, hits, shown, limit, confidence, contextSupport);
   }
 
   /** Has the request encoder encode this catalog's tools in the background (`ToolEncodings`). */
   prepareEncoder(): void {
-    this.#encoder?.prepare();
+    this.#learned?.encoder?.prepare();
   }
 
   /** Requests the request encoder scanned this catalog for so far (a caller's cost measure). */
   get encoderScans(): number {
-    return this.#encoder?.scans ?? 0;
+    return this.#learned?.encoder?.scans ?? 0;
   }
 
-  /** The request encoder's cosine between a request and a tool (for explanations). */
-  encoderSimilarity(query: string, index: number): number | undefined {
-    return this.#encoder?.similarity(query, index);
+  /** The encoder and the example requests in this engine's answers (for explanations). */
+  get learned(): LearnedRanking | undefined {
+    return this.#learned;
   }
 
   /**

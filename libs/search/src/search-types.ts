@@ -1,5 +1,5 @@
 /** Why a tool was returned. */
-export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule' | 'encoder';
+export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule' | 'encoder' | 'examples';
 
 /** One query's answer: the hits, how sure search is of them, and what it withheld. */
 export interface SearchAnswer {
@@ -20,7 +20,12 @@ export interface SearchAnswer {
    * by it among their places (a confident answer; `encoder-merge.ts`).
    */
   readonly reordered?: true;
-  /** With `encoded` or `reordered`: the lexical hits the confidence judged, before the encoder's part. */
+  /**
+   * The hits fuse the ranking with the tools whose example requests the request resembles
+   * (`example-requests.ts`).
+   */
+  readonly voted?: true;
+  /** With `encoded`, `reordered` or `voted`: the lexical hits the confidence judged, before the learned parts. */
   readonly lexical?: SearchHit[];
 }
 

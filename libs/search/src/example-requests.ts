@@ -1,0 +1,245 @@
+import { analyzeQuery } from './analyzer';
+import { EXAMPLE_REQUESTS } from './generated/example-requests';
+import { fnv1a, knownToolSlots, toolDigest } from './known-tools';
+import { MAX_QUERY_CHARS } from './query-terms';
+import type { SearchDocument } from './search-document';
+import type { SearchHit } from './search-types';
+import { TopK } from './top-k';
+
+/**
+ * Example requests: the requests written for the union catalogs' tools (`training/`, the same ones
+ * the request encoder learned from), kept whole and searched like a catalog of their own. A tool's
+ * description says what it does in its author's words; its examples say how people ask for it
+ * ("my flight landed five hours late, am I owed money?" for a delay-compensation checker). A
+ * request is scored against every example by BM25 (each term once); each tool counts its best
+ * example, and the tools of the best examples are fused into the answer's ranking by reciprocal
+ * rank, as the encoder's nearest tools are. Only tools with examples take part: a tenant's own
+ * tools and the tools of catalogs nobody wrote examples for keep their lexical places.
+ */
+export const EXAMPLES = {
+  /** Tools the examples vote for, best first (copies of a tool under other servers share its place). */
+  tools: 10,
+  /** Reciprocal-rank constant: a place counts 1 / (`rankConstant` + place), as in the encoder's merges. */
+  rankConstant: 10,
+  /** Weight of the examples' places beside the answer's (1: alike). */
+  weight: 1,
+  /** BM25 over examples: term saturation does not apply (each term once), length normalisation does. */
+  k1: 1.2,
+  b: 0.75,
+  /** Distinct request terms looked up: a long request's first ones say what it is about. */
+  maxTerms: 64,
+} as const;
+
+interface Table {
+  /** Term digests, ascending. */
+  readonly terms: Uint32Array;
+  /** Per term: where its examples start in `examples` (one more entry than terms). */
+  readonly starts: Uint32Array;
+  readonly examples: Uint16Array;
+  /** Per example: its tool's place in the known-tools list. */
+  readonly tools: Uint16Array;
+  /** Per example: its BM25 length factor, (k1 + 1) / (1 + k1 (1 − b + b · length / average)). */
+  readonly norms: Float32Array;
+  /** Scratch for one request: per example its score, and which examples it touched. */
+  readonly scores: Float32Array;
+  readonly touched: Int32Array;
+  /** Scratch for one request: per known tool its best example's score, and which tools it touched. */
+  readonly best: Float32Array;
+  readonly touchedTools: Int32Array;
+}
+let table: Table | undefined;
+
+/** Little-endian unsigned integers `width` bytes wide from base64 (atob: the library runs wherever JavaScript does). */
+function unpacked<T extends Uint8Array | Uint16Array | Uint32Array>(base64: string, make: (length: number) => T): T {
+  const binary = atob(base64);
+  const out = make(0);
+  const width = out.BYTES_PER_ELEMENT;
+  if (binary.length % width !== 0)
+    throw new Error('generated/example-requests.ts is cut short: run scripts/example-requests.ts again');
+  const values = make(binary.length / width);
+  for (let at = 0; at < values.length; at += 1) {
+    let value = 0;
+    for (let byte = width - 1; byte >= 0; byte -= 1) value = value * 256 + binary.charCodeAt(at * width + byte);
+    values[at] = value;
+  }
+  return values;
+}
+
+/** Parses the generated index once per process; throws when it was written for another known-tools list. */
+function loadTable(): Table {
+  if (table !== undefined) return table;
+  const known = knownToolSlots();
+  if (EXAMPLE_REQUESTS.knownTools !== known.size || EXAMPLE_REQUESTS.knownToolsDigest !== known.digest)
+    throw new Error(
+      'generated/example-requests.ts was written for another known-tools list: run scripts/known-tools.ts, then scripts/example-requests.ts',
+    );
+  const terms = unpacked(EXAMPLE_REQUESTS.terms, (n) => new Uint32Array(n));
+  const starts = unpacked(EXAMPLE_REQUESTS.starts, (n) => new Uint32Array(n));
+  const examples = unpacked(EXAMPLE_REQUESTS.examples, (n) => new Uint16Array(n));
+  const tools = unpacked(EXAMPLE_REQUESTS.tools, (n) => new Uint16Array(n));
+  const lengths = unpacked(EXAMPLE_REQUESTS.lengths, (n) => new Uint8Array(n));
+  if (starts.length !== terms.length + 1 || starts[terms.length] !== examples.length || lengths.length !== tools.length)
+    throw new Error('generated/example-requests.ts does not add up: run scripts/example-requests.ts again');
+  const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
+  const { k1, b } = EXAMPLES;
+  const norms = Float32Array.from(lengths, (length) => (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average)));
+  table = {
+    terms,
+    starts,
+    examples,
+    tools,
+    norms,
+    scores: new Float32Array(tools.length),
+    touched: new Int32Array(tools.length),
+    best: new Float32Array(known.size),
+    touchedTools: new Int32Array(known.size),
+  };
+  return table;
+}
+
+/** The place of a term digest in the ascending list, or −1. */
+function termAt(terms: Uint32Array, digest: number): number {
+  let low = 0;
+  let high = terms.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const value = terms[middle] as number;
+    if (value === digest) return middle;
+    if (value < digest) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
+/** One vote: a tool of the catalog and the place of its tool among the examples' best. */
+export interface ExampleVote {
+  readonly index: number;
+  readonly place: number;
+  /** Its best example's BM25 score against the request. */
+  readonly score: number;
+}
+
+/** The example requests' part in one engine's answers: which of its tools have examples. */
+export class ExampleVotes {
+  /** Per known tool (its place in the known-tools list): where its copies start in `#docs`. */
+  readonly #starts: Int32Array;
+  /** The catalog positions of the known tools' copies, grouped by known tool. */
+  readonly #docs: Int32Array;
+  readonly #top = new TopK(EXAMPLES.tools);
+  readonly #order = new Int32Array(EXAMPLES.tools);
+
+  private constructor(starts: Int32Array, docs: Int32Array) {
+    this.#starts = starts;
+    this.#docs = docs;
+  }
+
+  /** The votes of a catalog, or undefined when none of its tools has examples (nothing to fuse). */
+  static of(documents: readonly SearchDocument[]): ExampleVotes | undefined {
+    const known = knownToolSlots();
+    const slotOf = documents.map((document) => known.slotOf(toolDigest(document)));
+    if (slotOf.every((slot) => slot < 0)) return undefined;
+    const starts = new Int32Array(known.size + 1);
+    for (const slot of slotOf) if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;
+    for (let slot = 0; slot < known.size; slot += 1)
+      starts[slot + 1] = (starts[slot + 1] as number) + (starts[slot] as number);
+    const docs = new Int32Array(starts[known.size] as number);
+    const filled = starts.slice(0, known.size);
+    slotOf.forEach((slot, doc) => {
+      if (slot < 0) return;
+      docs[filled[slot] as number] = doc;
+      filled[slot] = (filled[slot] as number) + 1;
+    });
+    return new ExampleVotes(starts, docs);
+  }
+
+  /**
+   * The catalog's tools whose examples best match the request: up to `EXAMPLES.tools` tools, each
+   * by its best example, best first (ties to the earlier tool), every copy of a tool at its place.
+   * Cost: one binary search per request term (at most `EXAMPLES.maxTerms`) and one addition per
+   * example holding the term.
+   */
+  votes(request: string): ExampleVote[] {
+    const t = loadTable();
+    const seen = new Set<number>();
+    let touched = 0;
+    let tools = 0;
+    for (const term of analyzeQuery(request.slice(0, MAX_QUERY_CHARS))) {
+      const digest = fnv1a(term); // the generated index names terms by their FNV-1a
+      if (seen.has(digest)) continue;
+      seen.add(digest);
+      if (seen.size > EXAMPLES.maxTerms) break;
+      const at = termAt(t.terms, digest);
+      if (at < 0) continue;
+      const from = t.starts[at] as number;
+      const to = t.starts[at + 1] as number;
+      const idf = Math.log(1 + (t.tools.length - (to - from) + 0.5) / (to - from + 0.5));
+      for (let posting = from; posting < to; posting += 1) {
+        const example = t.examples[posting] as number;
+        if (t.scores[example] === 0) t.touched[touched++] = example;
+        t.scores[example] = (t.scores[example] as number) + idf * (t.norms[example] as number);
+      }
+    }
+    for (let at = 0; at < touched; at += 1) {
+      const example = t.touched[at] as number;
+      const tool = t.tools[example] as number;
+      const score = t.scores[example] as number;
+      t.scores[example] = 0;
+      if (t.best[tool] === 0) t.touchedTools[tools++] = tool;
+      if (score > (t.best[tool] as number)) t.best[tool] = score;
+    }
+    const top = this.#top;
+    top.reset(EXAMPLES.tools);
+    for (let at = 0; at < tools; at += 1) {
+      const tool = t.touchedTools[at] as number;
+      if ((this.#starts[tool + 1] as number) > (this.#starts[tool] as number)) top.offer(tool, t.best[tool] as number);
+    }
+    const count = top.sortedInto(this.#order);
+    const votes: ExampleVote[] = [];
+    for (let place = 0; place < count; place += 1) {
+      const tool = this.#order[place] as number;
+      const score = t.best[tool] as number;
+      for (let copy = this.#starts[tool] as number; copy < (this.#starts[tool + 1] as number); copy += 1)
+        votes.push({ index: this.#docs[copy] as number, place, score });
+    }
+    for (let at = 0; at < tools; at += 1) t.best[t.touchedTools[at] as number] = 0;
+    return votes;
+  }
+}
+
+/**
+ * The answer's ranking fused with the examples' votes by reciprocal rank: each tool counts
+ * 1 / (`rankConstant` + its place in `ranked`) plus `weight` / (`rankConstant` + its vote's place).
+ * Scores stay on the answer's scale (its first score, times each fused value over the best), so
+ * later re-orderings by score (usage boosts) keep the fused order. A tool only the examples found
+ * is marked `reason: 'examples'`. Undefined when there is no vote or the order does not change.
+ */
+export function fuseVotes(
+  ranked: readonly SearchHit[],
+  votes: readonly ExampleVote[],
+  name: (index: number) => string,
+  limit: number,
+): SearchHit[] | undefined {
+  if (votes.length === 0 || ranked.length === 0) return undefined;
+  const share = (place: number) => 1 / (EXAMPLES.rankConstant + place);
+  const fused = new Map<number, { value: number; hit: SearchHit | undefined; place: number }>();
+  ranked.forEach((hit, place) => fused.set(hit.index, { value: share(place), hit, place }));
+  for (const { index, place } of votes) {
+    const value = EXAMPLES.weight * share(place);
+    const seen = fused.get(index);
+    if (seen === undefined) fused.set(index, { value, hit: undefined, place: ranked.length + place });
+    else seen.value += value;
+  }
+  // Ties go to the answer's order, then to the votes' order, then to the lower position.
+  const ordered = [...fused]
+    .sort((a, b) => b[1].value - a[1].value || a[1].place - b[1].place || a[0] - b[0])
+    .slice(0, limit);
+  if (ordered.every(([index], place) => ranked[place]?.index === index)) return undefined;
+  const top = ranked[0]?.score ?? 1;
+  const best = ordered[0]?.[1].value ?? 1;
+  return ordered.map(([index, { value, hit }]) => ({
+    index,
+    name: hit?.name ?? name(index),
+    score: (top * value) / best,
+    reason: hit === undefined ? 'examples' : hit.reason,
+  }));
+}
