@@ -99,14 +99,14 @@ export class EncoderMerge {
    * when nothing moves, the request has no word the encoder knows, or the tools' vectors are still
    * being built. One dot product per known tool of the pool: no scan of the catalog.
    */
-  reordered(request: string, hits: readonly SearchHit[]): SearchHit[] | undefined {
+  reordered(requestTerms: readonly string[], hits: readonly SearchHit[]): SearchHit[] | undefined {
     if (hits.length < 2 || hits[0]?.reason !== 'bm25') return undefined;
     const known = this.#known;
     const pool = hits.slice(0, ENCODER.lexical);
     const reordered = reorderKnown(
       pool,
       (index) => known[index] === 1,
-      (indexes) => this.#encodings.similarities(analyzeQuery(request.slice(0, MAX_QUERY_CHARS)), indexes),
+      (indexes) => this.#encodings.similarities(requestTerms, indexes),
     );
     return reordered === undefined ? undefined : [...reordered, ...hits.slice(pool.length)];
   }
@@ -134,9 +134,14 @@ export class EncoderMerge {
    * as many) merged with the encoder's nearest tools; undefined when the answer is confident, or
    * the request has no word the encoder knows, or the tools' vectors are still being built.
    */
-  merged(request: string, hits: readonly SearchHit[], limit: number, confidence: number): SearchHit[] | undefined {
+  merged(
+    requestTerms: readonly string[],
+    hits: readonly SearchHit[],
+    limit: number,
+    confidence: number,
+  ): SearchHit[] | undefined {
     if (confidence >= ENCODER.gate || hits.length === 0) return undefined;
-    const nearest = this.#encodings.nearest(analyzeQuery(request.slice(0, MAX_QUERY_CHARS)), ENCODER.nearest);
+    const nearest = this.#encodings.nearest(requestTerms, ENCODER.nearest);
     if (nearest.length === 0) return undefined;
     return mergeRankings(hits, nearest, (index) => this.#names[index] ?? '', limit);
   }

@@ -1,7 +1,5 @@
-import { analyzeQuery } from './analyzer';
 import { EXAMPLE_REQUESTS } from './generated/example-requests';
 import { fnv1a, knownToolSlots, toolDigest } from './known-tools';
-import { MAX_QUERY_CHARS } from './query-terms';
 import type { SearchDocument } from './search-document';
 import type { SearchHit } from './search-types';
 import { TopK } from './top-k';
@@ -41,10 +39,10 @@ interface Table {
   /** Per example: its BM25 length factor, (k1 + 1) / (1 + k1 (1 − b + b · length / average)). */
   readonly norms: Float32Array;
   /** Scratch for one request: per example its score, and which examples it touched. */
-  readonly scores: Float32Array;
+  readonly scores: Float64Array;
   readonly touched: Int32Array;
   /** Scratch for one request: per known tool its best example's score, and which tools it touched. */
-  readonly best: Float32Array;
+  readonly best: Float64Array;
   readonly touchedTools: Int32Array;
 }
 let table: Table | undefined;
@@ -89,9 +87,9 @@ function loadTable(): Table {
     examples,
     tools,
     norms,
-    scores: new Float32Array(tools.length),
+    scores: new Float64Array(tools.length),
     touched: new Int32Array(tools.length),
-    best: new Float32Array(known.size),
+    best: new Float64Array(known.size),
     touchedTools: new Int32Array(known.size),
   };
   return table;
@@ -153,55 +151,59 @@ export class ExampleVotes {
   }
 
   /**
-   * The catalog's tools whose examples best match the request: up to `EXAMPLES.tools` tools, each
+   * The catalog's tools whose examples best match the request (its terms, `requestTerms`): up to `EXAMPLES.tools` tools, each
    * by its best example, best first (ties to the earlier tool), every copy of a tool at its place.
    * Cost: one binary search per request term (at most `EXAMPLES.maxTerms`) and one addition per
    * example holding the term.
    */
-  votes(request: string): ExampleVote[] {
-    const t = loadTable();
+  votes(requestTerms: readonly string[]): ExampleVote[] {
+    const { terms, starts, examples, tools, norms, scores, touched, best, touchedTools } = loadTable();
     const seen = new Set<number>();
-    let touched = 0;
-    let tools = 0;
-    for (const term of analyzeQuery(request.slice(0, MAX_QUERY_CHARS))) {
+    let touchedCount = 0;
+    for (const term of requestTerms) {
       const digest = fnv1a(term); // the generated index names terms by their FNV-1a
       if (seen.has(digest)) continue;
       seen.add(digest);
       if (seen.size > EXAMPLES.maxTerms) break;
-      const at = termAt(t.terms, digest);
+      const at = termAt(terms, digest);
       if (at < 0) continue;
-      const from = t.starts[at] as number;
-      const to = t.starts[at + 1] as number;
-      const idf = Math.log(1 + (t.tools.length - (to - from) + 0.5) / (to - from + 0.5));
+      const from = starts[at] as number;
+      const to = starts[at + 1] as number;
+      const idf = Math.log(1 + (tools.length - (to - from) + 0.5) / (to - from + 0.5));
       for (let posting = from; posting < to; posting += 1) {
-        const example = t.examples[posting] as number;
-        if (t.scores[example] === 0) t.touched[touched++] = example;
-        t.scores[example] = (t.scores[example] as number) + idf * (t.norms[example] as number);
+        const example = examples[posting] as number;
+        const score = scores[example] as number;
+        if (score === 0) touched[touchedCount++] = example;
+        scores[example] = score + idf * (norms[example] as number);
       }
     }
-    for (let at = 0; at < touched; at += 1) {
-      const example = t.touched[at] as number;
-      const tool = t.tools[example] as number;
-      const score = t.scores[example] as number;
-      t.scores[example] = 0;
-      if (t.best[tool] === 0) t.touchedTools[tools++] = tool;
-      if (score > (t.best[tool] as number)) t.best[tool] = score;
+    // Each tool counts its best example; the scratch is zeroed again on the way.
+    let toolCount = 0;
+    for (let at = 0; at < touchedCount; at += 1) {
+      const example = touched[at] as number;
+      const tool = tools[example] as number;
+      const score = scores[example] as number;
+      scores[example] = 0;
+      const held = best[tool] as number;
+      if (held === 0) touchedTools[toolCount++] = tool;
+      if (score > held) best[tool] = score;
     }
     const top = this.#top;
+    const here = this.#starts;
     top.reset(EXAMPLES.tools);
-    for (let at = 0; at < tools; at += 1) {
-      const tool = t.touchedTools[at] as number;
-      if ((this.#starts[tool + 1] as number) > (this.#starts[tool] as number)) top.offer(tool, t.best[tool] as number);
+    for (let at = 0; at < toolCount; at += 1) {
+      const tool = touchedTools[at] as number;
+      if ((here[tool + 1] as number) > (here[tool] as number)) top.offer(tool, best[tool] as number);
     }
     const count = top.sortedInto(this.#order);
     const votes: ExampleVote[] = [];
     for (let place = 0; place < count; place += 1) {
       const tool = this.#order[place] as number;
-      const score = t.best[tool] as number;
-      for (let copy = this.#starts[tool] as number; copy < (this.#starts[tool + 1] as number); copy += 1)
+      const score = best[tool] as number;
+      for (let copy = here[tool] as number; copy < (here[tool + 1] as number); copy += 1)
         votes.push({ index: this.#docs[copy] as number, place, score });
     }
-    for (let at = 0; at < tools; at += 1) t.best[t.touchedTools[at] as number] = 0;
+    for (let at = 0; at < toolCount; at += 1) best[touchedTools[at] as number] = 0;
     return votes;
   }
 }

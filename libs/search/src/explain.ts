@@ -1,8 +1,8 @@
-import { analyze } from './analyzer';
+import { analyze, analyzeQuery } from './analyzer';
 import { fieldTexts, type FieldName } from './bm25-index';
 import { confidenceFeatures, type ConfidenceFeatures } from './confidence';
 import { CONFIDENCE_MODEL } from './generated/confidence-model';
-import type { TermOrigin } from './query-terms';
+import { MAX_QUERY_CHARS, type TermOrigin } from './query-terms';
 import type { SearchEngine } from './search-engine';
 import { ENCODER } from './request-encoder';
 import { EXAMPLES } from './example-requests';
@@ -149,7 +149,12 @@ export function explainHits(
   // The best plain score within each source, for the source boost.
   const bestBySource = new Map<string, number>();
   const votes = voted
-    ? new Map((engine.learned?.examples?.votes(query) ?? []).map((vote) => [vote.index, vote]))
+    ? new Map(
+        (engine.learned?.examples?.votes(analyzeQuery(query.slice(0, MAX_QUERY_CHARS))) ?? []).map((vote) => [
+          vote.index,
+          vote,
+        ]),
+      )
     : undefined;
   const labels = index.documents.map((doc) => doc.label);
   for (let doc = 0; doc < index.size; doc += 1) {

@@ -1,6 +1,8 @@
+import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EncoderMerge } from './encoder-merge';
 import { ExampleVotes, fuseVotes } from './example-requests';
+import { MAX_QUERY_CHARS } from './query-terms';
 import type { RankingOptions } from './ranking-options';
 import { ENCODER } from './request-encoder';
 import type { SearchAnswer, SearchHit } from './search-types';
@@ -43,10 +45,12 @@ export class LearnedRanking {
     confidence: number,
   ): SearchAnswer {
     const wide = Math.max(limit, ENCODER.lexical);
-    const encoded = this.encoder?.merged(request, hits, wide, confidence);
-    const reordered = encoded === undefined ? this.encoder?.reordered(request, hits) : undefined;
+    // The request's words, analysed once for both parts.
+    const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
+    const encoded = this.encoder?.merged(terms, hits, wide, confidence);
+    const reordered = encoded === undefined ? this.encoder?.reordered(terms, hits) : undefined;
     const ranked = encoded ?? reordered ?? hits;
-    const votes = this.examples?.votes(request);
+    const votes = this.examples?.votes(terms);
     const voted =
       votes === undefined
         ? undefined
