@@ -184,6 +184,11 @@ export interface QueryExplanation {
    * `context.support` the answer is withheld).
    */
   readonly contextSupport?: number;
+  /**
+   * The best example request's score against the request, when the example requests judged a
+   * doubtful answer (below `EXAMPLES.abstain.score` it is withheld).
+   */
+  readonly exampleScore?: number;
   readonly matches: HitExplanation[];
 }
 
@@ -237,6 +242,7 @@ export function handleToolSearch(
         ...(answer.contextSupport === undefined
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
+        ...(answer.exampleScore === undefined ? {} : { exampleScore: Math.round(answer.exampleScore * 1000) / 1000 }),
         matches: explainHits(
           session.engine,
           query,

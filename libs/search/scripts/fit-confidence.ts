@@ -81,7 +81,7 @@ const ALL_SETS = [...FIT_SETS, ...fitWhole, ...checkWhole];
 for (const set of ALL_SETS) {
   const { documents, ids, queries } = loadEvalSet(dataDir, set);
   // The confidence judges the lexical answer (the request encoder only reorders doubtful ones).
-  const engine = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false, encode: false });
+  const engine = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false, encode: false, examples: false });
   const parts = fitWhole.includes(set)
     ? { tuning: queries, test: [] }
     : checkWhole.includes(set)

@@ -26,6 +26,12 @@ export const EXAMPLES = {
   b: 0.75,
   /** Distinct request terms looked up: a long request's first ones say what it is about. */
   maxTerms: 64,
+  /**
+   * A doubtful answer (confidence under `below`) whose judged tools all have examples is withheld
+   * when no example of the catalog scores `score` or more against the request: the request is not
+   * one people ask of these tools. Chosen by `scripts/fit-example-gate.ts` on tuning material.
+   */
+  abstain: { below: 0.7, score: 11 },
 } as const;
 
 interface Table {
@@ -123,12 +129,21 @@ export class ExampleVotes {
   readonly #starts: Int32Array;
   /** The catalog positions of the known tools' copies, grouped by known tool. */
   readonly #docs: Int32Array;
+  /** Per catalog position: 1 when the tool has examples. */
+  readonly #known: Uint8Array;
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
-  private constructor(starts: Int32Array, docs: Int32Array) {
+  private constructor(starts: Int32Array, docs: Int32Array, size: number) {
     this.#starts = starts;
     this.#docs = docs;
+    this.#known = new Uint8Array(size);
+    for (const doc of docs) this.#known[doc] = 1;
+  }
+
+  /** Whether the tool at catalog position `index` has examples (they can vote for it). */
+  has(index: number): boolean {
+    return this.#known[index] === 1;
   }
 
   /** The votes of a catalog, or undefined when none of its tools has examples (nothing to fuse). */
@@ -147,7 +162,7 @@ export class ExampleVotes {
       docs[filled[slot] as number] = doc;
       filled[slot] = (filled[slot] as number) + 1;
     });
-    return new ExampleVotes(starts, docs);
+    return new ExampleVotes(starts, docs, documents.length);
   }
 
   /**

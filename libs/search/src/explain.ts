@@ -77,11 +77,17 @@ function describeTerm(entry: TermExplanation): string {
 export interface AnswerExplanation {
   /** Calibrated probability that the hits hold a right tool. */
   readonly confidence: number;
-  /** Search withheld the hits (confidence under the threshold); `hits` then explains the nearest. */
+  /** Search withheld the hits (confidence, context check or example requests); `hits` then explains the nearest. */
   readonly abstained: boolean;
   readonly abstainBelow: number;
   /** The context check's support, when the confidence was low enough to run it (`context-check.ts`). */
   readonly contextSupport: number | null;
+  /**
+   * The best example request's score, when the examples judged a doubtful answer (under
+   * `exampleScoreBelow` it is withheld: `example-requests.ts`).
+   */
+  readonly exampleScore: number | null;
+  readonly exampleScoreBelow: number;
   readonly features: ConfidenceFeatures | null;
   /** The confidence was under `ENCODER.gate`: the hits merge the lexical ranking with the request encoder's. */
   readonly encoded: boolean;
@@ -109,6 +115,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     abstained,
     abstainBelow: CONFIDENCE_MODEL.abstainBelow,
     contextSupport: answer.contextSupport === undefined ? null : round3(answer.contextSupport),
+    exampleScore: answer.exampleScore === undefined ? null : round3(answer.exampleScore),
+    exampleScoreBelow: EXAMPLES.abstain.score,
     features:
       features === null
         ? null

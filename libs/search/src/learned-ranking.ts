@@ -1,35 +1,49 @@
 import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EncoderMerge } from './encoder-merge';
-import { ExampleVotes, fuseVotes } from './example-requests';
+import { EXAMPLES, ExampleVotes, fuseVotes, type ExampleVote } from './example-requests';
 import { MAX_QUERY_CHARS } from './query-terms';
 import type { RankingOptions } from './ranking-options';
 import { ENCODER } from './request-encoder';
 import type { SearchAnswer, SearchHit } from './search-types';
+
+/** Tools an answer is judged on (as the confidence is: `search-engine.ts`). */
+const JUDGED_TOOLS = 5;
 
 /**
  * What search learned from the training requests, in one catalog's answers (catalogs of 100 tools
  * or more): the request encoder (`encoder-merge.ts`) merges its nearest tools into doubtful
  * answers and re-orders the tools it knows in confident ones; then the example requests
  * (`example-requests.ts`) vote for the tools whose examples the request resembles. Both act on
- * answers search gives; the decision to answer at all (the confidence) stays lexical.
+ * answers the lexical confidence lets through; the examples also withhold a doubtful one that none
+ * of them supports (`EXAMPLES.abstain`).
  */
 export class LearnedRanking {
   readonly encoder: EncoderMerge | undefined;
   readonly examples: ExampleVotes | undefined;
   readonly #names: readonly string[];
+  /** Doubtful answers the examples do not support are withheld (`ranking.abstain`). */
+  readonly #abstain: boolean;
 
-  private constructor(encoder: EncoderMerge | undefined, examples: ExampleVotes | undefined, names: readonly string[]) {
+  private constructor(
+    encoder: EncoderMerge | undefined,
+    examples: ExampleVotes | undefined,
+    names: readonly string[],
+    abstain: boolean,
+  ) {
     this.encoder = encoder;
     this.examples = examples;
     this.#names = names;
+    this.#abstain = abstain;
   }
 
   /** The learned parts `ranking` turns on for a catalog, or undefined when none applies. */
   static of(index: Bm25Index, names: readonly string[], ranking: RankingOptions): LearnedRanking | undefined {
     const encoder = ranking.encode ? new EncoderMerge(index, names) : undefined;
     const examples = ranking.examples ? ExampleVotes.of(index.documents) : undefined;
-    return encoder === undefined && examples === undefined ? undefined : new LearnedRanking(encoder, examples, names);
+    return encoder === undefined && examples === undefined
+      ? undefined
+      : new LearnedRanking(encoder, examples, names, ranking.abstain);
   }
 
   /**
@@ -56,6 +70,9 @@ export class LearnedRanking {
         ? undefined
         : fuseVotes(ranked.slice(0, wide), votes, (index) => this.#names[index] ?? '', wide);
     const final = voted ?? ranked;
+    const unsupported = this.#unsupported(ranked, final, votes, wide, confidence);
+    if (unsupported !== undefined)
+      return { hits: [], confidence, nearest: final.slice(0, limit), exampleScore: unsupported, lexical: shown };
     if (encoded === undefined && reordered === undefined && voted === undefined)
       return { hits: shown, confidence, nearest: [] };
     return {
@@ -67,6 +84,32 @@ export class LearnedRanking {
       ...(voted !== undefined ? { voted: true as const } : {}),
       lexical: shown,
     };
+  }
+
+  /**
+   * The best example's score when a doubtful answer is to be withheld (`EXAMPLES.abstain`): its
+   * first `JUDGED_TOOLS` tools (as ranked at limit 10, so every limit up to 10 decides alike) all
+   * have examples, and none of the catalog's examples scores high enough against the request.
+   */
+  #unsupported(
+    ranked: readonly SearchHit[],
+    final: readonly SearchHit[],
+    votes: readonly ExampleVote[] | undefined,
+    wide: number,
+    confidence: number,
+  ): number | undefined {
+    const examples = this.examples;
+    if (!this.#abstain || examples === undefined || votes === undefined || confidence >= EXAMPLES.abstain.below)
+      return undefined;
+    const best = votes[0]?.score ?? 0;
+    if (best >= EXAMPLES.abstain.score) return undefined;
+    const judged =
+      wide === ENCODER.lexical
+        ? final
+        : (fuseVotes(ranked.slice(0, ENCODER.lexical), votes, (index) => this.#names[index] ?? '', ENCODER.lexical) ??
+          ranked);
+    const first = judged.slice(0, JUDGED_TOOLS);
+    return first.length > 0 && first.every((hit) => examples.has(hit.index)) ? best : undefined;
   }
 }
 

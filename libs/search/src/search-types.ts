@@ -25,6 +25,11 @@ export interface SearchAnswer {
    * (`example-requests.ts`).
    */
   readonly voted?: true;
+  /**
+   * When the example requests judged a doubtful answer (`EXAMPLES.abstain`): the best score of the
+   * catalog's examples against the request; withheld under `EXAMPLES.abstain.score`.
+   */
+  readonly exampleScore?: number;
   /** With `encoded`, `reordered` or `voted`: the lexical hits the confidence judged, before the learned parts. */
   readonly lexical?: SearchHit[];
 }

@@ -1,0 +1,113 @@
+/**
+ * Chooses `EXAMPLES.abstain` (`src/example-requests.ts`): below which confidence, and under which
+ * best example score, an answer whose judged tools all have example requests is withheld. Reads
+ * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
+ * held-out sets that have been read (`fresh` to `fresh7`, whole; `eval/README.md`) — and prints
+ * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
+ * examples: the gate never applies there.
+ *
+ * The rule: the most no-capability requests withheld, with at most 1 % of all the tuning hits
+ * withheld and at most one of any single set; ties go to the narrower gate (lower confidence,
+ * then lower score). Prints the grid; writes nothing (the constants are set by hand from it).
+ *
+ *   npx tsx libs/search/scripts/fit-example-gate.ts [data dir]
+ */
+import { analyzeQuery } from '../src/analyzer';
+import { EXAMPLES } from '../src/example-requests';
+import type { EvalQuery } from '../src/query-file';
+import { MAX_QUERY_CHARS } from '../src/query-terms';
+import { splitQueries } from '../src/query-split';
+import { DEFAULT_RANKING } from '../src/ranking-options';
+import { SearchEngine } from '../src/search-engine';
+import { EVAL_SETS, HELD_OUT_SETS, loadEvalSet, type EvalSet } from './eval-data';
+import { publicDataDir } from './public-catalogs';
+
+interface Sample {
+  readonly set: string;
+  readonly part: 'tuning' | 'test';
+  readonly answerable: boolean;
+  /** A gold tool among the first five the answer would give without the gate. */
+  readonly hit: boolean;
+  readonly confidence: number;
+  /** The best example score of the catalog against the request. */
+  readonly score: number;
+  /** Every judged tool has examples (the gate can apply). */
+  readonly judged: boolean;
+}
+
+const dataDir = publicDataDir();
+const READ_SETS = /^fresh[2-7]? /;
+const lmbNegatives: EvalSet = {
+  ...(EVAL_SETS.find((set) => set.name === 'abstention (union)') as EvalSet),
+  name: 'abstention (LiveMCPBench)',
+  catalogs: ['catalog-livemcpbench.jsonl'],
+};
+const sets = [
+  ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
+  lmbNegatives,
+  ...HELD_OUT_SETS.filter((set) => READ_SETS.test(set.name)),
+];
+const samples: Sample[] = [];
+const engines = new Map<string, SearchEngine>();
+for (const set of sets) {
+  const { documents, ids, queries } = loadEvalSet(dataDir, set);
+  const key = set.catalogs.join(',');
+  let engine = engines.get(key);
+  if (engine === undefined) engines.set(key, (engine = new SearchEngine(documents, DEFAULT_RANKING)));
+  const examples = engine.learned?.examples;
+  if (examples === undefined) continue;
+  const parts: [string, EvalQuery[]][] = READ_SETS.test(set.name)
+    ? [['tuning', queries]]
+    : Object.entries(splitQueries(queries));
+  for (const [part, list] of parts)
+    for (const query of list) {
+      const answer = engine.answer(query.query, 5);
+      // A withheld answer's `nearest` is what it would have given; one withheld by the gate says so.
+      const given = answer.hits.length > 0 ? answer.hits : answer.exampleScore !== undefined ? answer.nearest : [];
+      if (given.length === 0) continue;
+      const gold = new Set(query.gold.flat());
+      const votes = examples.votes(analyzeQuery(query.query.slice(0, MAX_QUERY_CHARS)));
+      samples.push({
+        set: set.name,
+        part: part as Sample['part'],
+        answerable: gold.size > 0,
+        hit: given.some((hit) => gold.has(ids[hit.index] ?? '')),
+        confidence: answer.confidence,
+        score: votes[0]?.score ?? 0,
+        judged: given.slice(0, 5).every((hit) => examples.has(hit.index)),
+      });
+    }
+}
+
+const withheld = (sample: Sample, below: number, score: number) =>
+  sample.judged && sample.confidence < below && sample.score < score;
+const tuning = samples.filter((sample) => sample.part === 'tuning');
+const hits = tuning.filter((sample) => sample.answerable && sample.hit);
+const negatives = tuning.filter((sample) => !sample.answerable);
+const budget = Math.floor(hits.length * 0.01);
+let best: { below: number; score: number; emptied: number; lost: number } | undefined;
+console.log(
+  `tuning: ${hits.length} hits, ${negatives.length} no-capability requests answered; at most ${budget} hits withheld`,
+);
+for (const below of [0.3, 0.5, 0.7, 0.9, 1.01])
+  for (let score = 8; score <= 16; score += 0.5) {
+    const lost = hits.filter((sample) => withheld(sample, below, score));
+    const perSet = new Map<string, number>();
+    for (const sample of lost) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
+    const emptied = negatives.filter((sample) => withheld(sample, below, score)).length;
+    const allowed = lost.length <= budget && [...perSet.values()].every((count) => count <= 1);
+    if (score % 1 === 0)
+      console.log(
+        `below ${below} score ${score}: ${emptied} emptied, ${lost.length} hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+      );
+    if (allowed && (best === undefined || emptied > best.emptied)) best = { below, score, emptied, lost: lost.length };
+  }
+console.log('chosen:', best, 'in the code now:', EXAMPLES.abstain);
+// The frozen test parts, for the record (they choose nothing).
+const { below, score } = EXAMPLES.abstain;
+for (const set of new Set(samples.filter((sample) => sample.part === 'test').map((sample) => sample.set))) {
+  const test = samples.filter((sample) => sample.set === set && sample.part === 'test');
+  console.log(
+    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && withheld(sample, below, score)).length} hits withheld, ${test.filter((sample) => !sample.answerable && withheld(sample, below, score)).length} no-capability requests emptied by the gate`,
+  );
+}

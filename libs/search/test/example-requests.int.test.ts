@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
+import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
+import { analyzeQuery, DEFAULT_RANKING, EXAMPLES, SearchEngine, toSearchDocument } from '../src/index';
+
+// The example requests on the 6,685-tool union: votes lift the tools people ask for in other words,
+// never a tool without examples, and a doubtful answer no example supports is withheld. The
+// requests below were written for this test.
+describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', () => {
+  let built: { on: SearchEngine; off: SearchEngine; names: string[] } | undefined;
+  const union = () => {
+    if (built !== undefined) return built;
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const documents = tools.map((tool) => toSearchDocument(tool));
+    built = {
+      on: new SearchEngine(documents),
+      off: new SearchEngine(documents, { ...DEFAULT_RANKING, examples: false }),
+      names: tools.map((tool) => tool.originalName),
+    };
+    return built;
+  };
+  const names = (engine: SearchEngine, query: string) =>
+    engine.search(query, 5).map((hit) => union().names[hit.index] ?? '');
+
+  it('lifts a tool the request describes in other words', () => {
+    const { on, off } = union();
+    const clock = "what time is it in Sydney when it's noon in London";
+    expect(names(on, clock)).toContain('convert_time');
+    expect(names(off, clock)).not.toContain('convert_time');
+    expect(on.answer(clock, 5).voted).toBe(true);
+  }, 60_000);
+
+  it('votes only for tools that have examples, each tool once per place', () => {
+    const { on } = union();
+    const examples = on.learned?.examples;
+    expect(examples).toBeDefined();
+    const votes = examples?.votes(analyzeQuery('count the syllables in a line of my poem')) ?? [];
+    expect(votes.length).toBeGreaterThan(0);
+    expect(votes.every((vote) => examples?.has(vote.index))).toBe(true);
+    expect(new Set(votes.map((vote) => vote.place)).size).toBeLessThanOrEqual(EXAMPLES.tools);
+    // Best first.
+    const scores = votes.map((vote) => vote.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  }, 60_000);
+
+  it('never votes for a tool whose text differs from the one the examples were written for', () => {
+    // The union with every description changed (as a tenant's own tools would be): no examples.
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const changed = tools.map((tool) => {
+      const document = toSearchDocument(tool);
+      return { ...document, description: `${document.description} (fork)` };
+    });
+    const engine = new SearchEngine(changed);
+    expect(engine.learned?.examples).toBeUndefined();
+    const answer = engine.answer("what time is it in Sydney when it's noon in London", 5);
+    expect(answer.voted).toBeUndefined();
+    expect(answer.exampleScore).toBeUndefined();
+  }, 60_000);
+
+  it('withholds a doubtful answer that no example supports, and keeps one that an example does', () => {
+    const { on, off } = union();
+    for (const chore of ['get my car washed this afternoon', 'change the battery in my wall clock']) {
+      const answer = on.answer(chore, 5);
+      expect(answer.hits, chore).toEqual([]);
+      expect(answer.nearest.length, chore).toBeGreaterThan(0);
+      expect(answer.exampleScore, chore).toBeLessThan(EXAMPLES.abstain.score);
+      expect(answer.confidence, chore).toBeLessThan(EXAMPLES.abstain.below);
+      // Without the examples the same request gets its lookalikes.
+      expect(off.answer(chore, 5).hits.length, chore).toBeGreaterThan(0);
+    }
+    const poem = 'how many syllables are in this line of my poem';
+    const kept = on.answer(poem, 5);
+    expect(kept.confidence).toBeLessThan(EXAMPLES.abstain.below);
+    expect(names(on, poem)).toContain('count_syllables');
+  }, 60_000);
+
+  it('decides alike at limits 1 to 5 and keeps its cost bounded on a pasted 8 KiB request', () => {
+    const { on } = union();
+    for (const query of ['get my car washed this afternoon', "what time is it in Sydney when it's noon in London"]) {
+      const five = on.answer(query, 5);
+      for (const limit of [1, 2, 3, 4]) {
+        const answer = on.answer(query, limit);
+        expect(answer.hits.length === 0, `${query} at ${limit}`).toBe(five.hits.length === 0);
+        expect(answer.hits.map((hit) => hit.index)).toEqual(five.hits.slice(0, limit).map((hit) => hit.index));
+      }
+    }
+    let pasted = 'what time is it in Sydney when it is noon in London? ';
+    while (pasted.length < 8_192) pasted += 'itinerary layover passport luggage boarding terminal gate delay ';
+    const examples = on.learned?.examples;
+    const started = performance.now();
+    for (let round = 0; round < 20; round += 1) examples?.votes(analyzeQuery(pasted.slice(0, 8_192)));
+    // At most `EXAMPLES.maxTerms` distinct terms are looked up, each one binary search and its postings.
+    expect((performance.now() - started) / 20).toBeLessThan(20);
+  }, 60_000);
+});
+reportSharedDataSkip(it.skip);
