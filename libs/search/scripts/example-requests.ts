@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeQuery } from '../src/analyzer';
+import { analyzerFingerprint } from '../src/example-requests';
 import { fnv1a, knownToolSlots, toolDigest } from '../src/known-tools';
 import { loadCatalogDocuments, UNION } from './eval-data';
 import { publicDataDir } from './public-catalogs';
@@ -20,6 +21,7 @@ import { publicDataDir } from './public-catalogs';
 const here = dirname(fileURLToPath(import.meta.url));
 const union = loadCatalogDocuments(publicDataDir(), UNION);
 const slots = knownToolSlots();
+if (slots.size > 0xffff) throw new Error(`${slots.size} known tools: the index stores tool places in 16 bits`);
 const slotOf = new Map<string, number>();
 union.ids.forEach((id, at) => {
   const slot = slots.slotOf(toolDigest(union.documents[at] as (typeof union.documents)[number]));
@@ -81,6 +83,8 @@ writeFileSync(
     `  /** The known-tools list the tool places refer to: its length and digest (checked on load). */\n` +
     `  knownTools: ${slots.size},\n` +
     `  knownToolsDigest: ${slots.digest},\n` +
+    `  /** The analyzer's fingerprint (\`analyzerFingerprint\`: checked on load). */\n` +
+    `  analyzer: ${analyzerFingerprint()},\n` +
     `  /** Term digests, ascending (4 bytes each, little-endian). */\n` +
     `  terms: '${packed(digests, 4)}',\n` +
     `  /** Per term, where its examples start in \`examples\` (4 bytes each; one more than the terms). */\n` +

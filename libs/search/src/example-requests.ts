@@ -1,3 +1,4 @@
+import { analyzeQuery } from './analyzer';
 import { EXAMPLE_REQUESTS } from './generated/example-requests';
 import { fnv1a, knownToolSlots, toolDigest } from './known-tools';
 import type { SearchDocument } from './search-document';
@@ -34,6 +35,18 @@ export const EXAMPLES = {
   abstain: { below: 0.7, score: 11 },
 } as const;
 
+/**
+ * A request whose analysed terms fingerprint the analyzer the index was written with: if stemming
+ * or stop words change, the generated terms no longer match what requests analyse to.
+ */
+export const ANALYZER_PROBE =
+  'Deleting the running containers, then creating 3 new images! 天気を教えて 删除文件 ウィキペディア';
+
+/** The fingerprint the generator writes and the loader checks (FNV-1a of the probe's terms). */
+export function analyzerFingerprint(): number {
+  return fnv1a(analyzeQuery(ANALYZER_PROBE).join(' '));
+}
+
 interface Table {
   /** Term digests, ascending. */
   readonly terms: Uint32Array;
@@ -69,13 +82,24 @@ function unpacked<T extends Uint8Array | Uint16Array | Uint32Array>(base64: stri
   return values;
 }
 
-/** Parses the generated index once per process; throws when it was written for another known-tools list. */
+/**
+ * Parses the generated index once per process; throws when it was written for another known-tools
+ * list or analyzer (a build step was skipped: the library's tests fail the same way).
+ */
+export function loadExampleTable(): Pick<Table, 'terms' | 'examples' | 'tools'> {
+  return loadTable();
+}
+
 function loadTable(): Table {
   if (table !== undefined) return table;
   const known = knownToolSlots();
   if (EXAMPLE_REQUESTS.knownTools !== known.size || EXAMPLE_REQUESTS.knownToolsDigest !== known.digest)
     throw new Error(
       'generated/example-requests.ts was written for another known-tools list: run scripts/known-tools.ts, then scripts/example-requests.ts',
+    );
+  if (EXAMPLE_REQUESTS.analyzer !== analyzerFingerprint())
+    throw new Error(
+      'generated/example-requests.ts was written with another analyzer (stemming, stop words): run scripts/example-requests.ts again',
     );
   const terms = unpacked(EXAMPLE_REQUESTS.terms, (n) => new Uint32Array(n));
   const starts = unpacked(EXAMPLE_REQUESTS.starts, (n) => new Uint32Array(n));
@@ -149,6 +173,7 @@ export class ExampleVotes {
   /** The votes of a catalog, or undefined when none of its tools has examples (nothing to fuse). */
   static of(documents: readonly SearchDocument[]): ExampleVotes | undefined {
     const known = knownToolSlots();
+    loadTable(); // a stale index fails the engine's build, not a later request
     const slotOf = documents.map((document) => known.slotOf(toolDigest(document)));
     if (slotOf.every((slot) => slot < 0)) return undefined;
     const starts = new Int32Array(known.size + 1);
@@ -166,8 +191,9 @@ export class ExampleVotes {
   }
 
   /**
-   * The catalog's tools whose examples best match the request (its terms, `requestTerms`): up to `EXAMPLES.tools` tools, each
-   * by its best example, best first (ties to the earlier tool), every copy of a tool at its place.
+   * The catalog's tools whose examples best match the request (its terms, `requestTerms`): up to
+   * `EXAMPLES.tools` tools, each by its best example, best first (ties to the lower place in the
+   * known-tools list: deterministic), every copy of a tool at its place.
    * Cost: one binary search per request term (at most `EXAMPLES.maxTerms`) and one addition per
    * example holding the term.
    */
@@ -224,22 +250,28 @@ export class ExampleVotes {
 }
 
 /**
- * The answer's ranking fused with the examples' votes by reciprocal rank: each tool counts
- * 1 / (`rankConstant` + its place in `ranked`) plus `weight` / (`rankConstant` + its vote's place).
- * Scores stay on the answer's scale (its first score, times each fused value over the best), so
- * later re-orderings by score (usage boosts) keep the fused order. A tool only the examples found
- * is marked `reason: 'examples'`. Undefined when there is no vote or the order does not change.
+ * The answer's ranking fused with the examples' votes by reciprocal rank, among the tools that have
+ * examples (`has`): each counts 1 / (`rankConstant` + its place in `ranked`) plus `weight` /
+ * (`rankConstant` + its vote's place), and they fill the places such tools held, best first; a tool
+ * only the examples found takes the place of one that fell out. Tools without examples (a tenant's
+ * own, say) keep their places: no vote can speak for them, so none may push them down. Each place
+ * keeps its score, so the scores still fall down the list (usage boosts re-order by score); tools
+ * added after the ranking's end score just under its last. A tool only the examples found is marked
+ * `reason: 'examples'`. Undefined when there is no vote or the order does not change.
  */
 export function fuseVotes(
   ranked: readonly SearchHit[],
   votes: readonly ExampleVote[],
   name: (index: number) => string,
   limit: number,
+  has: (index: number) => boolean,
 ): SearchHit[] | undefined {
   if (votes.length === 0 || ranked.length === 0) return undefined;
   const share = (place: number) => 1 / (EXAMPLES.rankConstant + place);
   const fused = new Map<number, { value: number; hit: SearchHit | undefined; place: number }>();
-  ranked.forEach((hit, place) => fused.set(hit.index, { value: share(place), hit, place }));
+  ranked.forEach((hit, place) => {
+    if (has(hit.index)) fused.set(hit.index, { value: share(place), hit, place });
+  });
   for (const { index, place } of votes) {
     const value = EXAMPLES.weight * share(place);
     const seen = fused.get(index);
@@ -247,16 +279,22 @@ export function fuseVotes(
     else seen.value += value;
   }
   // Ties go to the answer's order, then to the votes' order, then to the lower position.
-  const ordered = [...fused]
-    .sort((a, b) => b[1].value - a[1].value || a[1].place - b[1].place || a[0] - b[0])
-    .slice(0, limit);
-  if (ordered.every(([index], place) => ranked[place]?.index === index)) return undefined;
-  const top = ranked[0]?.score ?? 1;
-  const best = ordered[0]?.[1].value ?? 1;
-  return ordered.map(([index, { value, hit }]) => ({
-    index,
-    name: hit?.name ?? name(index),
-    score: (top * value) / best,
-    reason: hit === undefined ? 'examples' : hit.reason,
-  }));
+  const ordered = [...fused].sort((a, b) => b[1].value - a[1].value || a[1].place - b[1].place || a[0] - b[0]);
+  const out: SearchHit[] = [];
+  const take = (at: number, score: number) => {
+    const [index, { hit }] = ordered[at] as (typeof ordered)[number];
+    out.push({ index, name: hit?.name ?? name(index), score, reason: hit?.reason ?? 'examples' });
+  };
+  let next = 0;
+  for (let place = 0; place < ranked.length && out.length < limit; place += 1) {
+    const held = ranked[place] as SearchHit;
+    if (has(held.index)) take(next++, held.score);
+    else out.push(held);
+  }
+  // Places after the ranking's end, for what is left, each scoring just under the one before.
+  for (; next < ordered.length && out.length < limit; next += 1)
+    take(next, (out[out.length - 1]?.score ?? 1) * (1 - 1e-6));
+  if (out.length === Math.min(limit, ranked.length) && out.every((hit, place) => ranked[place]?.index === hit.index))
+    return undefined;
+  return out;
 }

@@ -158,7 +158,7 @@ export function explainHits(
   const bestBySource = new Map<string, number>();
   const votes = voted
     ? new Map(
-        (engine.learned?.examples?.votes(analyzeQuery(query.slice(0, MAX_QUERY_CHARS))) ?? []).map((vote) => [
+        (engine.learned?.examples?.votes(analyzeQuery(query.trim().slice(0, MAX_QUERY_CHARS))) ?? []).map((vote) => [
           vote.index,
           vote,
         ]),
@@ -212,7 +212,7 @@ export function explainHits(
         : `; its example requests voted for it (place ${vote.place + 1} of ${EXAMPLES.tools}, best example BM25 ${round(vote.score)}), fused by reciprocal rank`;
     const why =
       hit.reason === 'examples'
-        ? `found by the example requests written for this tool: its best example scored BM25 ${round(vote?.score ?? 0)} against the request (place ${(vote?.place ?? 0) + 1} of ${EXAMPLES.tools} tools voted for), fused into the answer by reciprocal rank` +
+        ? `found by the example requests written for this tool: its best example scored BM25 ${vote === undefined ? 'unknown' : round(vote.score)} against the request (place ${vote === undefined ? 'unknown' : vote.place + 1} of ${EXAMPLES.tools} tools voted for), fused into the answer by reciprocal rank` +
           (matched.length > 0 ? `; matched ${matched.map(describeTerm).join(', ')}` : '')
         : hit.reason === 'encoder'
           ? `found by the request encoder near the request (cosine ${similarity ?? 'unknown'}), merged in because the answer's confidence was under ${ENCODER.gate}` +

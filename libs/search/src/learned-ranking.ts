@@ -65,20 +65,18 @@ export class LearnedRanking {
     const reordered = encoded === undefined ? this.encoder?.reordered(terms, hits) : undefined;
     const ranked = encoded ?? reordered ?? hits;
     const votes = this.examples?.votes(terms);
-    const voted =
-      votes === undefined
-        ? undefined
-        : fuseVotes(ranked.slice(0, wide), votes, (index) => this.#names[index] ?? '', wide);
+    const voted = votes === undefined ? undefined : this.#fused(ranked, votes, wide);
     const final = voted ?? ranked;
     const unsupported = this.#unsupported(ranked, final, votes, wide, confidence);
-    if (unsupported !== undefined)
-      return { hits: [], confidence, nearest: final.slice(0, limit), exampleScore: unsupported, lexical: shown };
-    if (encoded === undefined && reordered === undefined && voted === undefined)
+    if (encoded === undefined && reordered === undefined && voted === undefined && unsupported === undefined)
       return { hits: shown, confidence, nearest: [] };
+    const given = final.length > limit ? final.slice(0, limit) : [...final];
     return {
-      hits: final.length > limit ? final.slice(0, limit) : [...final],
+      // Withheld by the examples: what it would have been is kept as the nearest.
+      ...(unsupported === undefined
+        ? { hits: given, nearest: [] }
+        : { hits: [], nearest: given, exampleScore: unsupported }),
       confidence,
-      nearest: [],
       ...(encoded !== undefined ? { encoded: true as const } : {}),
       ...(reordered !== undefined ? { reordered: true as const } : {}),
       ...(voted !== undefined ? { voted: true as const } : {}),
@@ -86,9 +84,21 @@ export class LearnedRanking {
     };
   }
 
+  /** `ranked`'s first `limit` fused with `votes` (`fuseVotes`); undefined when nothing moves. */
+  #fused(ranked: readonly SearchHit[], votes: readonly ExampleVote[], limit: number): SearchHit[] | undefined {
+    const examples = this.examples as ExampleVotes;
+    return fuseVotes(
+      ranked.slice(0, limit),
+      votes,
+      (index) => this.#names[index] ?? '',
+      limit,
+      (index) => examples.has(index),
+    );
+  }
+
   /**
    * The best example's score when a doubtful answer is to be withheld (`EXAMPLES.abstain`): its
-   * first `JUDGED_TOOLS` tools (as ranked at limit 10, so every limit up to 10 decides alike) all
+   * first `JUDGED_TOOLS` tools (as ranked at limit 10, so limits 1 to 5 decide alike) all
    * have examples, and none of the catalog's examples scores high enough against the request.
    */
   #unsupported(
@@ -103,11 +113,7 @@ export class LearnedRanking {
       return undefined;
     const best = votes[0]?.score ?? 0;
     if (best >= EXAMPLES.abstain.score) return undefined;
-    const judged =
-      wide === ENCODER.lexical
-        ? final
-        : (fuseVotes(ranked.slice(0, ENCODER.lexical), votes, (index) => this.#names[index] ?? '', ENCODER.lexical) ??
-          ranked);
+    const judged = wide === ENCODER.lexical ? final : (this.#fused(ranked, votes, ENCODER.lexical) ?? ranked);
     const first = judged.slice(0, JUDGED_TOOLS);
     return first.length > 0 && first.every((hit) => examples.has(hit.index)) ? best : undefined;
   }
