@@ -63,6 +63,48 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(answer.exampleScore).toBeUndefined();
   }, 60_000);
 
+  it("keeps a tenant's own tools in their places beside the union's", () => {
+    const tools = buildSessionTools(
+      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
+      defaultToolSearchConfig(),
+    ).deferred;
+    const own = [
+      {
+        name: 'acme__convert_time_zone',
+        description: 'Converts a time of day from one city time zone to another for Acme staff.',
+      },
+      {
+        name: 'acme__count_poem_syllables',
+        description: 'Counts the syllables in each line of a poem for the Acme writing desk.',
+      },
+    ].map((tool) => ({
+      name: tool.name,
+      originalName: tool.name.slice(6),
+      label: 'acme',
+      description: tool.description,
+      parameters: [],
+      parameterDocs: '',
+      tags: [],
+      sourceDescription: '',
+    }));
+    const documents = [...tools.map((tool) => toSearchDocument(tool)), ...own];
+    const on = new SearchEngine(documents);
+    const off = new SearchEngine(documents, { ...DEFAULT_RANKING, examples: false });
+    const first = documents.length - own.length;
+    for (const query of ['convert time zone for a city', 'count poem syllables in each line']) {
+      const lexical = off.search(query, 10).map((hit) => hit.index);
+      const voted = on.search(query, 10).map((hit) => hit.index);
+      for (let at = 0; at < own.length; at += 1) {
+        const place = lexical.indexOf(first + at);
+        if (place >= 0) expect(voted.indexOf(first + at), query).toBe(place);
+      }
+      expect(
+        lexical.some((index) => index >= first),
+        query,
+      ).toBe(true);
+    }
+  }, 60_000);
+
   it('withholds a doubtful answer that no example supports, and keeps one that an example does', () => {
     const { on, off } = union();
     for (const chore of ['get my car washed this afternoon', 'change the battery in my wall clock']) {
