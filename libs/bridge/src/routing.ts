@@ -1,5 +1,5 @@
 import { compileGlob, routingRuleApplies, type RoutingRule, type SessionTool } from '@toolsearch/catalog';
-import type { SearchHit } from '@toolsearch/search';
+import type { SearchAnswer, SearchHit } from '@toolsearch/search';
 import type { BridgeSession } from './bridge-session';
 
 /** A tool's names as patterns compare them: lower-cased once per tool, not once per test. */
@@ -205,8 +205,9 @@ function describeRuleNow(rule: RoutingRule, index: number): string {
 /**
  * Search with the session's routing rules applied: rules whose `when` matches the query pin
  * their tools to the top (in pattern order) or multiply their scores. Returns the hits and, per
- * tool, the rules that moved it (for explanations), and the tools search withheld as no good
- * match (`SearchAnswer.nearest`: empty unless it did). New pattern tests are taken from `shared`
+ * tool, the rules that moved it (for explanations), the tools search withheld as no good match
+ * (`SearchAnswer.nearest`: empty unless it did), and the answer they came from (explanations read
+ * its confidence and flags; with rules it is the larger answer they re-ranked). New pattern tests are taken from `shared`
  * when it is given, as well as capped per search.
  */
 export function routedSearch(
@@ -214,15 +215,15 @@ export function routedSearch(
   query: string,
   limit: number,
   shared?: RoutingBudget,
-): { hits: SearchHit[]; rules: Map<string, string[]>; nearest: readonly SearchHit[] } {
+): { hits: SearchHit[]; rules: Map<string, string[]>; nearest: readonly SearchHit[]; answer: SearchAnswer } {
   const rules = session.config.routing
     .map((rule, index) => ({ rule, index }))
     .filter(({ rule }) => (rule.pin || rule.boost !== undefined) && routingRuleApplies(rule, query))
     .map(({ rule, index }) => ({ rule, index, patterns: compiled(rule) }));
   const moved = new Map<string, string[]>();
   if (rules.length === 0) {
-    const { hits, nearest } = session.engine.answer(query, limit);
-    return { hits, rules: moved, nearest };
+    const answer = session.engine.answer(query, limit);
+    return { hits: answer.hits, rules: moved, nearest: answer.nearest, answer };
   }
   const catalog = session.table.deferred;
   const granted = Math.max(0, Math.min(ROUTING_SEARCH_BUDGET, shared?.left ?? ROUTING_SEARCH_BUDGET));
@@ -265,7 +266,12 @@ export function routedSearch(
     .map(({ hit }) => hit);
   if (shared !== undefined) shared.left -= granted - budget.left;
   const rest = hits.filter((hit) => !isPinned.has(hit.index));
-  return { hits: [...pinned, ...rest].slice(0, limit), rules: moved, nearest: answer.nearest.slice(0, limit) };
+  return {
+    hits: [...pinned, ...rest].slice(0, limit),
+    rules: moved,
+    nearest: answer.nearest.slice(0, limit),
+    answer,
+  };
 }
 
 /** The first rule that requires human confirmation for this tool, if any (for approval policy). */

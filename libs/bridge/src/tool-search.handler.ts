@@ -233,12 +233,13 @@ export function handleToolSearch(
     const hits =
       options.usage === undefined ? routed.hits : withUsage(session, query, routed.hits, limit, options.usage);
     if (options.explain) {
-      const answer = session.engine.answer(query, limit);
+      // The answer the hits came from (with routing rules, the larger one they re-ranked).
+      const { answer } = routed;
       explain.push({
         query,
         confidence: Math.round(answer.confidence * 1000) / 1000,
-        abstained: hits.length === 0 && answer.nearest.length > 0,
-        nearest: answer.nearest.map((hit) => hit.name),
+        abstained: hits.length === 0 && routed.nearest.length > 0,
+        nearest: routed.nearest.map((hit) => hit.name),
         ...(answer.contextSupport === undefined
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
