@@ -239,7 +239,7 @@ export function handleToolSearch(
         query,
         confidence: Math.round(answer.confidence * 1000) / 1000,
         abstained: hits.length === 0 && routed.nearest.length > 0,
-        nearest: routed.nearest.map((hit) => hit.name),
+        nearest: hits.length === 0 ? routed.nearest.map((hit) => hit.name) : [],
         ...(answer.contextSupport === undefined
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),

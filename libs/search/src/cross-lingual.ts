@@ -56,6 +56,8 @@ function table(): Map<string, string> {
     // A word an English request would drop as a stop word ("now", "like") says nothing here either.
     if (wordTerms(english.trim().toLowerCase(), true).length === 0) continue;
     const stemmed = stem(english.trim().toLowerCase());
+    // One word per entry: the packed table separates stems by spaces (a phrase is never a catalog term).
+    if (/\s/.test(stemmed) || stemmed.includes(STEMS) || stemmed.includes(NEXT)) continue;
     for (const rendering of `${japanese} ${chinese}`.split(' ')) {
       if ([...rendering].length < 2 || !WORD_SCRIPT.test(rendering)) continue;
       const stems = stemsOf.get(rendering) ?? [];

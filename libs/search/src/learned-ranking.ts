@@ -65,9 +65,12 @@ export class LearnedRanking {
     const reordered = encoded === undefined ? this.encoder?.reordered(terms, hits) : undefined;
     const ranked = encoded ?? reordered ?? hits;
     const votes = this.examples?.votes(terms);
-    const voted = votes === undefined ? undefined : this.#fused(ranked, votes, wide);
+    // The votes are fused into the first ten only, whatever the limit: an answer's first ten do not
+    // depend on how many were asked for.
+    const fused = votes === undefined ? undefined : this.#fused(ranked, votes);
+    const voted = fused === undefined ? undefined : withRest(fused, ranked, wide);
     const final = voted ?? ranked;
-    const unsupported = this.#unsupported(ranked, final, votes, wide, confidence);
+    const unsupported = this.#unsupported(final, votes, confidence);
     if (encoded === undefined && reordered === undefined && voted === undefined && unsupported === undefined)
       return { hits: shown, confidence, nearest: [] };
     const given = final.length > limit ? final.slice(0, limit) : [...final];
@@ -84,28 +87,26 @@ export class LearnedRanking {
     };
   }
 
-  /** `ranked`'s first `limit` fused with `votes` (`fuseVotes`); undefined when nothing moves. */
-  #fused(ranked: readonly SearchHit[], votes: readonly ExampleVote[], limit: number): SearchHit[] | undefined {
+  /** `ranked`'s first ten fused with `votes` (`fuseVotes`); undefined when nothing moves. */
+  #fused(ranked: readonly SearchHit[], votes: readonly ExampleVote[]): SearchHit[] | undefined {
     const examples = this.examples as ExampleVotes;
     return fuseVotes(
-      ranked.slice(0, limit),
+      ranked.slice(0, ENCODER.lexical),
       votes,
       (index) => this.#names[index] ?? '',
-      limit,
+      ENCODER.lexical,
       (index) => examples.has(index),
     );
   }
 
   /**
    * The best example's score when a doubtful answer is to be withheld (`EXAMPLES.abstain`): its
-   * first `JUDGED_TOOLS` tools (as ranked at limit 10, so limits 1 to 5 decide alike) all
-   * have examples, and none of the catalog's examples scores high enough against the request.
+   * first `JUDGED_TOOLS` tools all have examples, and none of the catalog's examples scores high
+   * enough against the request.
    */
   #unsupported(
-    ranked: readonly SearchHit[],
     final: readonly SearchHit[],
     votes: readonly ExampleVote[] | undefined,
-    wide: number,
     confidence: number,
   ): number | undefined {
     const examples = this.examples;
@@ -113,10 +114,26 @@ export class LearnedRanking {
       return undefined;
     const best = votes[0]?.score ?? 0;
     if (best >= EXAMPLES.abstain.score) return undefined;
-    const judged = wide === ENCODER.lexical ? final : (this.#fused(ranked, votes, ENCODER.lexical) ?? ranked);
-    const first = judged.slice(0, JUDGED_TOOLS);
+    const first = final.slice(0, JUDGED_TOOLS);
     return first.length > 0 && first.every((hit) => examples.has(hit.index)) ? best : undefined;
   }
+}
+
+/**
+ * The fused first ten, then the rest of `ranked` in its order (a tool the votes pushed out of the
+ * ten first), each tool once, up to `limit`; scores never rise down the list.
+ */
+function withRest(fused: readonly SearchHit[], ranked: readonly SearchHit[], limit: number): SearchHit[] {
+  const out = fused.slice(0, limit);
+  const placed = new Set(out.map((hit) => hit.index));
+  for (const hit of ranked) {
+    if (out.length >= limit) break;
+    if (placed.has(hit.index)) continue;
+    placed.add(hit.index);
+    const previous = (out[out.length - 1] as SearchHit).score;
+    out.push(hit.score <= previous ? hit : { ...hit, score: previous });
+  }
+  return out;
 }
 
 /** An answer search gives: `shown`, or what the learned parts make of the ranking (`LearnedRanking.answer`). */

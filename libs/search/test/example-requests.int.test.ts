@@ -122,7 +122,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(names(on, poem)).toContain('count_syllables');
   }, 60_000);
 
-  it('decides alike at limits 1 to 5 and keeps its cost bounded on a pasted 8 KiB request', () => {
+  it('decides alike at limits 1 to 5, lists each tool once at 20, and keeps its cost bounded on a pasted 8 KiB request', () => {
     const { on } = union();
     for (const query of ['get my car washed this afternoon', "what time is it in Sydney when it's noon in London"]) {
       const five = on.answer(query, 5);
@@ -131,6 +131,16 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
         expect(answer.hits.length === 0, `${query} at ${limit}`).toBe(five.hits.length === 0);
         expect(answer.hits.map((hit) => hit.index)).toEqual(five.hits.slice(0, limit).map((hit) => hit.index));
       }
+    }
+    // Past the first ten the ranking follows without the votes: each tool once, scores falling.
+    for (const query of ["what time is it in Sydney when it's noon in London", 'count poem syllables in each line']) {
+      const twenty = on.search(query, 20);
+      expect(new Set(twenty.map((hit) => hit.index)).size, query).toBe(twenty.length);
+      const scores = twenty.map((hit) => hit.score);
+      expect(
+        [...scores].sort((a, b) => b - a),
+        query,
+      ).toEqual(scores);
     }
     let pasted = 'what time is it in Sydney when it is noon in London? ';
     while (pasted.length < 8_192) pasted += 'itinerary layover passport luggage boarding terminal gate delay ';
