@@ -5,7 +5,7 @@ import { type RedisClient } from './redis-client';
 import { PAY_SCRIPT, QuotaDebts } from './quota-debts';
 import { RedisKeys } from './redis-keys';
 import { RequestPacer, type PaceRefusal, type PacerOptions } from './request-pacer';
-import { REQUEST_WEIGHTS, UNPACED } from './request-weights';
+import { NEVER_REFUSED, REQUEST_WEIGHTS, UNPACED } from './request-weights';
 import { RequestError } from './serve-request';
 
 export {
@@ -312,16 +312,21 @@ export class QuotaGate {
       if (counter.window < Math.floor(Date.now() / 1000) - 1) this.#windows.delete(tenant);
   }
 
-  /** Wraps every handler so that each request of a verified caller counts (at its weight) against its tenant's requests per second. */
+  /**
+   * Wraps every handler so that each request of a verified caller counts (at its weight) against
+   * its tenant's requests per second: refused past it, or only counted (`NEVER_REFUSED`).
+   */
   wrap(handlers: Record<EndpointName, GuardedHandler>): Record<EndpointName, GuardedHandler> {
     const wrapped = {} as Record<EndpointName, GuardedHandler>;
     for (const name of Object.keys(handlers) as EndpointName[]) {
       const handler = handlers[name];
       const weight = REQUEST_WEIGHTS[name] ?? 1;
       const paced = !UNPACED.has(name);
+      const refusable = !NEVER_REFUSED.has(name);
       wrapped[name] = async (params, payload, caller, request) => {
         const requestWeight = typeof weight === 'number' ? weight : weight(payload);
-        await this.admit(params.tenant, requestWeight, { bytes: request?.bytes ?? 0, paced });
+        if (refusable) await this.admit(params.tenant, requestWeight, { bytes: request?.bytes ?? 0, paced });
+        else this.charge(params.tenant, requestWeight);
         return handler(params, payload, caller, request);
       };
     }

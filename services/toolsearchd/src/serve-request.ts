@@ -90,11 +90,12 @@ export interface ServeOptions {
    */
   readonly replyAllowed?: (reply: string, tenant: string) => boolean;
   /**
-   * A refusal decided from the subject's tenant alone, before the payload is parsed or the caller
-   * verified (a tenant whose requests-per-second window is already full): refusals must cost
-   * little, or a tenant flooding past its quota still takes the thread from everyone else.
+   * A refusal decided from the subject's tenant (and the endpoint's wire name) alone, before the payload
+   * is parsed or the caller verified (a tenant whose requests-per-second window is already full):
+   * refusals must cost little, or a tenant flooding past its quota still takes the thread from
+   * everyone else.
    */
-  readonly refuseEarly?: (tenant: string) => RequestError | undefined;
+  readonly refuseEarly?: (tenant: string, endpoint: string) => RequestError | undefined;
   /**
    * How long an early refusal is held before it is sent (until the tenant's quota window turns;
    * held-refusals.ts): a client that retries at once is slowed to its quota's pace. Needs
@@ -132,7 +133,7 @@ export async function serveRequest(
     options.observe?.(endpoint.name, 'REPLY_REFUSED', (performance.now() - started) / 1000);
     return;
   }
-  const early = options.refuseEarly?.(tenantToken);
+  const early = options.refuseEarly?.(tenantToken, endpoint.name);
   if (early !== undefined) {
     options.observe?.(endpoint.name, early.code, (performance.now() - started) / 1000);
     // The request latency metric counts the daemon's work, not the hold.

@@ -9,11 +9,13 @@ import { ConsoleAgent } from './console-harness';
 const SLOW = tenantId('slow');
 const FAST = tenantId('fast');
 const LISTER = tenantId('lister');
+const DECIDER = tenantId('decider');
 const fixture = daemonFixture({
   tenants: {
     [SLOW]: { quotas: { requestsPerSecond: 10 } },
     [FAST]: {},
     [LISTER]: { quotas: { requestsPerSecond: 400, heldApprovals: 5_000 } },
+    [DECIDER]: { quotas: { requestsPerSecond: 50 } },
   },
 });
 let base = '';
@@ -47,6 +49,45 @@ describe('the console and held-call lists within the tenant quota', () => {
     expect(refused?.text).toContain('requestsPerSecond');
     // The other tenant's operator is served in the same second.
     expect((await fast.request('/quotas')).response.status).toBe(200);
+  });
+
+  it("counts an approver's decisions but never refuses them, on NATS and in the console", async () => {
+    // One held call, so that the approver's page has a decision form (and its CSRF token).
+    await nextSecond();
+    const client = await fixture.client(DECIDER);
+    await client.putToolset({
+      id: 'db',
+      kind: 'plugin',
+      label: 'db',
+      tools: [{ name: 'drop_table', description: 'Drop a table.', inputSchema: obj, risk: 'high' }],
+    });
+    const { session } = await client.openSession({ grant: { toolsets: ['db'] }, model: { contextLength: 128_000 } });
+    const { results } = await client.dispatch(session.id, [{ id: 'c1', name: 'drop_table', arguments: {} }]);
+    expect(results[0]?.status).toBe('pending_approval');
+    const approver = await fixture.client(DECIDER, 'alice');
+    const console = new ConsoleAgent(base);
+    expect((await console.signIn(DECIDER, TEST_KEYS.alice)).response.status).toBe(303);
+    const csrf = ConsoleAgent.csrfOf((await console.request('/approvals')).text);
+    expect(csrf).not.toBe('');
+    const decision = { decision: 'deny' as const, tool: 'drop_table', digest: 'sha256:00' };
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      await nextSecond();
+      const second = Math.floor(Date.now() / 1000);
+      // The agents fill the tenant's second...
+      const pages = await Promise.all(Array.from({ length: 90 }, () => console.request('/approvals')));
+      expect(pages.some(({ response }) => response.status === 429)).toBe(true);
+      // ...and the approver is still heard: the decision reaches the held calls (none has this id).
+      const nats = await approver.decide('no-such-call', decision).catch((error: { code?: string }) => error);
+      const form = await console.request('/approvals/no-such-call/decide', {
+        form: { csrf, decision: 'deny', tool: 'drop_table', digest: 'sha256:00' },
+      });
+      if (Math.floor(Date.now() / 1000) !== second) continue; // a second boundary fell between: again
+      expect((nats as { code?: string }).code, String((nats as Error).message)).toBe('APPROVAL_NOT_FOUND');
+      // Past the quota, the form reached the held calls: no such call (404), not 429.
+      expect(form.response.status).toBe(404);
+      return;
+    }
+    throw new Error('no attempt fitted in one second');
   });
 
   it('charges a held-call list for the held calls it reads', async () => {
