@@ -15,7 +15,7 @@ import { Authority } from './identity/authority';
 import { CredentialBook } from './identity/credentials';
 import { replyPolicy } from './identity/reply-policy';
 import type { McpServerConfig } from './mcp-pool.adapter';
-import { NEVER_REFUSED } from './request-weights';
+import { DECISION_HEADROOM, DECISIONS } from './request-weights';
 import { addEndpoints } from './serve-request';
 
 export interface DaemonOptions {
@@ -98,13 +98,14 @@ export class Daemon {
     // The HTTP listener first: a port that is taken stops the start before any NATS request is served.
     if (config.http.enabled) this.#http = await startHttp(parts, this.metrics, credentials);
     const guarded = authority.guard(parts.quotas.wrap(endpointHandlers(parts, this.metrics)));
-    const neverRefused = new Set([...NEVER_REFUSED].map((name) => ENDPOINTS[name].name));
+    const decisions = new Set([...DECISIONS].map((name) => ENDPOINTS[name].name));
     this.#endpoints = addEndpoints(this.#service, guarded, {
       maxPayloadBytes: config.limits.maxPayloadBytes,
       maxJsonDepth: config.limits.maxJsonDepth,
       replyAllowed: replyPolicy(config.security),
-      // An approver's decision is counted, never refused (`NEVER_REFUSED`): not early either.
-      refuseEarly: (tenant, endpoint) => (neverRefused.has(endpoint) ? undefined : parts.quotas.refuseEarly(tenant)),
+      // An approver's decision is refused only past the headroom (`DECISIONS`), early or not.
+      refuseEarly: (tenant, endpoint) =>
+        parts.quotas.refuseEarly(tenant, Date.now(), decisions.has(endpoint) ? DECISION_HEADROOM : 1),
       // A few ms past the window's end (timers run on the loop's clock, which may lag), and up to
       // 20 ms more so that tenants refused in the same second are not all answered at once.
       holdRefusalMs: () => parts.quotas.windowLeftMs() + 5 + Math.floor(Math.random() * 20),

@@ -5,7 +5,7 @@ import { type RedisClient } from './redis-client';
 import { PAY_SCRIPT, QuotaDebts } from './quota-debts';
 import { RedisKeys } from './redis-keys';
 import { RequestPacer, type PaceRefusal, type PacerOptions } from './request-pacer';
-import { NEVER_REFUSED, REQUEST_WEIGHTS, UNPACED } from './request-weights';
+import { DECISION_HEADROOM, DECISIONS, REQUEST_WEIGHTS, UNPACED } from './request-weights';
 import { RequestError } from './serve-request';
 
 export {
@@ -144,14 +144,18 @@ export class QuotaGate {
    * counting it: only verified requests fill a window, so no one else can fill a tenant's. One
    * refusal object per window, so that a flood of refused requests costs no error object each.
    */
-  refuseEarly(tenant: string, now = Date.now()): QuotaExceededError | undefined {
-    // A tenant so far ahead of its pace that its next request could not wait for its slot.
-    if (this.#pacer.delay(tenant, this.limits(tenant).requestsPerSecond, 1, this.#clock()) === 'too-far-behind')
+  refuseEarly(tenant: string, now = Date.now(), headroom = 1): QuotaExceededError | undefined {
+    // A tenant so far ahead of its pace that its next request could not wait for its slot
+    // (decisions, with headroom, are not paced).
+    if (
+      headroom === 1 &&
+      this.#pacer.delay(tenant, this.limits(tenant).requestsPerSecond, 1, this.#clock()) === 'too-far-behind'
+    )
       return this.#paceRefusal(tenant, 'too-far-behind');
     const counter = this.#windows.get(tenant);
     if (counter === undefined || counter.window !== Math.floor(now / 1000)) return undefined;
     const limit = this.limits(tenant).requestsPerSecond;
-    if (counted(counter) < limit) return undefined;
+    if (counted(counter) < limit * headroom) return undefined;
     counter.refusal ??= new QuotaExceededError(
       'requestsPerSecond',
       limit,
@@ -208,14 +212,17 @@ export class QuotaGate {
     return 1000 - (now % 1000);
   }
 
-  /** Counts a request (at `weight`) against the tenant's requests per second; throws when the window is full. */
-  admitRequest(tenant: string, now = Date.now(), requestWeight = 1): void {
+  /**
+   * Counts a request (at `weight`) against the tenant's requests per second; throws when the window
+   * is full (`headroom` times the limit for an approver's decision: `DECISIONS`).
+   */
+  admitRequest(tenant: string, now = Date.now(), requestWeight = 1, headroom = 1): void {
     const limit = this.limits(tenant).requestsPerSecond;
     // A limit under a request's weight still lets one such request through per second.
     const weight = Math.min(requestWeight, limit);
     const window = Math.floor(now / 1000);
     const counter = this.#windowOf(tenant, window);
-    if (counted(counter) + weight > limit)
+    if (counted(counter) + weight > limit * headroom)
       throw new QuotaExceededError(
         'requestsPerSecond',
         limit,
@@ -314,7 +321,8 @@ export class QuotaGate {
 
   /**
    * Wraps every handler so that each request of a verified caller counts (at its weight) against
-   * its tenant's requests per second: refused past it, or only counted (`NEVER_REFUSED`).
+   * its tenant's requests per second: paced and refused past it, or for an approver's decision
+   * (`DECISIONS`) refused only past `DECISION_HEADROOM` times it.
    */
   wrap(handlers: Record<EndpointName, GuardedHandler>): Record<EndpointName, GuardedHandler> {
     const wrapped = {} as Record<EndpointName, GuardedHandler>;
@@ -322,15 +330,20 @@ export class QuotaGate {
       const handler = handlers[name];
       const weight = REQUEST_WEIGHTS[name] ?? 1;
       const paced = !UNPACED.has(name);
-      const refusable = !NEVER_REFUSED.has(name);
+      const decision = DECISIONS.has(name);
       wrapped[name] = async (params, payload, caller, request) => {
         const requestWeight = typeof weight === 'number' ? weight : weight(payload);
-        if (refusable) await this.admit(params.tenant, requestWeight, { bytes: request?.bytes ?? 0, paced });
-        else this.charge(params.tenant, requestWeight);
+        if (decision) this.admitDecision(params.tenant, requestWeight);
+        else await this.admit(params.tenant, requestWeight, { bytes: request?.bytes ?? 0, paced });
         return handler(params, payload, caller, request);
       };
     }
     return wrapped;
+  }
+
+  /** Counts an approver's decision: refused only past `DECISION_HEADROOM` seconds' worth, never paced. */
+  admitDecision(tenant: string, weight = 1): void {
+    this.admitRequest(tenant, Date.now(), weight, DECISION_HEADROOM);
   }
 
   /**

@@ -43,13 +43,15 @@ export const REQUEST_WEIGHTS: Readonly<Partial<Record<EndpointName, number | ((p
 export const UNPACED: ReadonlySet<EndpointName> = new Set<EndpointName>(['toolsetsPut', 'toolsetsDelete']);
 
 /**
- * Requests counted against the tenant's second but never refused for it: an approver's decision.
- * A person deciding a held call must not be turned away because the tenant's agents filled the
- * second (or a costly build left it owing a few seconds), and decisions cannot flood: each held
- * call is decided once, and the held calls are bounded by the tenant's `heldApprovals` quota.
- * The console's decide form is counted the same way.
+ * Requests counted against the tenant's second but refused only past `DECISION_HEADROOM` times its
+ * limit: an approver's decision. A person deciding a held call must not be turned away because the
+ * tenant's agents filled the second (or a costly build left it owing), yet a flood of decisions
+ * (on ids that hold nothing, say) is still bounded. Not paced either. The console's decide form is
+ * counted the same way.
  */
-export const NEVER_REFUSED: ReadonlySet<EndpointName> = new Set<EndpointName>(['approvalsDecide']);
+export const DECISIONS: ReadonlySet<EndpointName> = new Set<EndpointName>(['approvalsDecide']);
+/** How many seconds' worth a tenant's window may hold before its decisions are refused too. */
+export const DECISION_HEADROOM = 2;
 
 /** Characters of a query counted as one search: a typical request is well under this. */
 const CHARS_PER_QUERY_UNIT = 200;

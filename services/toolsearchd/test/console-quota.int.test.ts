@@ -51,7 +51,7 @@ describe('the console and held-call lists within the tenant quota', () => {
     expect((await fast.request('/quotas')).response.status).toBe(200);
   });
 
-  it("counts an approver's decisions but never refuses them, on NATS and in the console", async () => {
+  it("hears an approver past the tenant's full second, on NATS and in the console, and still bounds a flood of decisions", async () => {
     // One held call, so that the approver's page has a decision form (and its CSRF token).
     await nextSecond();
     const client = await fixture.client(DECIDER);
@@ -81,10 +81,18 @@ describe('the console and held-call lists within the tenant quota', () => {
       const form = await console.request('/approvals/no-such-call/decide', {
         form: { csrf, decision: 'deny', tool: 'drop_table', digest: 'sha256:00' },
       });
+      // A flood of decisions is refused past twice the tenant's limit (100 here).
+      const flood = await Promise.all(
+        Array.from({ length: 150 }, () =>
+          approver.decide('no-such-call', decision).catch((error: { code?: string }) => error.code),
+        ),
+      );
       if (Math.floor(Date.now() / 1000) !== second) continue; // a second boundary fell between: again
       expect((nats as { code?: string }).code, String((nats as Error).message)).toBe('APPROVAL_NOT_FOUND');
       // Past the quota, the form reached the held calls: no such call (404), not 429.
       expect(form.response.status).toBe(404);
+      expect(flood.filter((code) => code === 'QUOTA_EXCEEDED').length).toBeGreaterThan(0);
+      expect(flood.filter((code) => code === 'APPROVAL_NOT_FOUND').length).toBeLessThanOrEqual(100);
       return;
     }
     throw new Error('no attempt fitted in one second');

@@ -25,6 +25,11 @@ export interface ConsoleBackend {
   admit(tenant: string, weight: number): Promise<void>;
   /** Counts work against the tenant's requests per second without refusing it (a live stream). */
   charge(tenant: string, weight: number): void;
+  /**
+   * Counts an approver's decision, refused (`ConsoleError` RATE_LIMITED) only past the headroom
+   * the NATS endpoint allows (`DECISIONS`).
+   */
+  admitDecision(tenant: string): void;
   /** The tenant's undecided held calls, oldest first (`approvals.list`; the reads are charged to the tenant). */
   heldCalls(tenant: string, limit: number): Promise<Approval[]>;
   /** The ids of the tenant's held calls, oldest first (one cheap read, to notice changes). */

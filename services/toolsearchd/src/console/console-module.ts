@@ -49,6 +49,14 @@ export function createConsole(deps: {
       }
     },
     charge: (tenant, weight) => deps.quotas().charge(tenant, weight),
+    admitDecision: (tenant) => {
+      try {
+        deps.quotas().admitDecision(tenant);
+      } catch (error) {
+        if (error instanceof QuotaExceededError) throw new ConsoleError('RATE_LIMITED', error.message);
+        throw error;
+      }
+    },
     heldCalls: async (tenant, limit) => {
       const { approvals, read } = await deps.dispatch().approvals.list(tenant, limit);
       deps.quotas().charge(tenant, heldReadWeight(read));

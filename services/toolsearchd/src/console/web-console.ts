@@ -129,10 +129,10 @@ export class WebConsole {
       return await this.#streams.open(res, session, async () => (await this.#auth.signedIn(req)) !== undefined);
     }
     // Every other page counts against the tenant's requests per second, like its NATS requests; a
-    // session page that searches counts its query too (`queryWeight`). A decision is counted but
-    // never refused, as on NATS (`NEVER_REFUSED`): an approver is not turned away by the agents.
+    // session page that searches counts its query too (`queryWeight`). A decision is refused only
+    // past the headroom, as on NATS (`DECISIONS`): an approver is not turned away by the agents.
     const query = section === 'sessions' && id !== undefined ? url.searchParams.get('q') : null;
-    if (section === 'approvals' && id !== undefined && action === 'decide') this.#backend.charge(session.tenant, 1);
+    if (section === 'approvals' && id !== undefined && action === 'decide') this.#backend.admitDecision(session.tenant);
     else await this.#backend.admit(session.tenant, 1 + (query ? queryWeight(query) : 0));
     if (section === 'approvals') return this.#approvals(req, res, url, session, id, action);
     if (Object.hasOwn(OPERATOR_PAGES, section)) {
