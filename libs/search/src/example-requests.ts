@@ -1,6 +1,6 @@
 import { analyzeQuery } from './analyzer';
 import { EXAMPLE_REQUESTS } from './generated/example-requests';
-import { fnv1a, knownToolSlots, toolDigest } from './known-tools';
+import { fnv1a, knownToolSlots, placeIn, toolDigest } from './known-tools';
 import type { SearchDocument } from './search-document';
 import type { SearchHit } from './search-types';
 import { TopK } from './top-k';
@@ -125,20 +125,6 @@ function loadTable(): Table {
   return table;
 }
 
-/** The place of a term digest in the ascending list, or −1. */
-function termAt(terms: Uint32Array, digest: number): number {
-  let low = 0;
-  let high = terms.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const value = terms[middle] as number;
-    if (value === digest) return middle;
-    if (value < digest) low = middle + 1;
-    else high = middle - 1;
-  }
-  return -1;
-}
-
 /** One vote: a tool of the catalog and the place of its tool among the examples' best. */
 export interface ExampleVote {
   readonly index: number;
@@ -206,7 +192,7 @@ export class ExampleVotes {
       if (seen.has(digest)) continue;
       seen.add(digest);
       if (seen.size > EXAMPLES.maxTerms) break;
-      const at = termAt(terms, digest);
+      const at = placeIn(terms, digest);
       if (at < 0) continue;
       const from = starts[at] as number;
       const to = starts[at + 1] as number;

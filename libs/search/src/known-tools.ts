@@ -34,6 +34,20 @@ export function toolDigest(document: Pick<SearchDocument, 'originalName' | 'desc
   return fnv1a(`${document.originalName}\n${document.description.trim()}`);
 }
 
+/** The place of `value` in an ascending list of 32-bit numbers (binary search), or −1. */
+export function placeIn(sorted: Uint32Array, value: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    const at = sorted[middle] as number;
+    if (at === value) return middle;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return -1;
+}
+
 /** The known tools' places, parsed once per process (a sorted array searched by halves). */
 export function knownToolSlots(): KnownToolSlots {
   if (slots !== undefined) return slots;
@@ -43,18 +57,7 @@ export function knownToolSlots(): KnownToolSlots {
   slots = {
     size: sorted.length,
     digest: fnv1a(ENCODER_KNOWN_TOOLS),
-    slotOf(digest) {
-      let low = 0;
-      let high = sorted.length - 1;
-      while (low <= high) {
-        const middle = (low + high) >> 1;
-        const value = sorted[middle] as number;
-        if (value === digest) return middle;
-        if (value < digest) low = middle + 1;
-        else high = middle - 1;
-      }
-      return -1;
-    },
+    slotOf: (digest) => placeIn(sorted, digest),
   };
   return slots;
 }

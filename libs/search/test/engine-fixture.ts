@@ -1,5 +1,5 @@
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
-import { toolset } from '@toolsearch/testing';
+import { loadSharedCatalog, toolset } from '@toolsearch/testing';
 import { DEFAULT_RANKING, type RankingOptions } from '../src/ranking-options';
 import { SearchEngine } from '../src/search-engine';
 import { toSearchDocument } from '../src/search-document';
@@ -24,3 +24,8 @@ export function rankedEngineOf(ranking: RankingOptions, ...toolsets: Parameters<
 /** The model-facing names of a query's hits. */
 export const names = (engine: SearchEngine, query: string, limit = 5): string[] =>
   engine.search(query, limit).map((hit) => hit.name);
+
+/** The deferred tools of the 6,685-tool union (GitHub, LiveMCPBench, Toucan/Smithery) from `../shared/data`. */
+export function unionTools() {
+  return buildSessionTools(loadSharedCatalog('github', 'livemcpbench', 'toucan'), defaultToolSearchConfig()).deferred;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
-import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
+import { hasSharedData, reportSharedDataSkip } from '@toolsearch/testing';
+import { unionTools } from './engine-fixture';
 import { analyzeQuery, DEFAULT_RANKING, EXAMPLES, SearchEngine, toSearchDocument } from '../src/index';
 
 // The example requests on the 6,685-tool union: votes lift the tools people ask for in other words,
@@ -10,10 +10,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
   let built: { on: SearchEngine; off: SearchEngine; names: string[] } | undefined;
   const union = () => {
     if (built !== undefined) return built;
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const documents = tools.map((tool) => toSearchDocument(tool));
     built = {
       on: new SearchEngine(documents),
@@ -48,10 +45,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
 
   it('never votes for a tool whose text differs from the one the examples were written for', () => {
     // The union with every description changed (as a tenant's own tools would be): no examples.
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const changed = tools.map((tool) => {
       const document = toSearchDocument(tool);
       return { ...document, description: `${document.description} (fork)` };
@@ -64,10 +58,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
   }, 60_000);
 
   it("keeps a tenant's own tools in their places beside the union's", () => {
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const own = [
       {
         name: 'acme__convert_time_zone',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
-import { hasSharedData, loadSharedCatalog, reportSharedDataSkip } from '@toolsearch/testing';
+import { hasSharedData, reportSharedDataSkip } from '@toolsearch/testing';
+import { unionTools } from './engine-fixture';
 import { DEFAULT_RANKING, SearchEngine, toSearchDocument } from '../src/index';
 import { ENCODER } from '../src/request-encoder';
 
@@ -11,10 +11,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
   let built: { on: SearchEngine; off: SearchEngine; names: string[] } | undefined;
   const union = () => {
     if (built !== undefined) return built;
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const documents = tools.map((tool) => toSearchDocument(tool));
     built = {
       on: new SearchEngine(documents, { ...DEFAULT_RANKING, examples: false }),
@@ -43,10 +40,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
   }, 60_000);
 
   it('keeps doubtful answers lexical while a shared engine encodes its tools in the background', async () => {
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const engine = new SearchEngine(
       tools.map((tool) => toSearchDocument(tool)),
       { ...DEFAULT_RANKING, examples: false },
@@ -105,10 +99,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
   it('leaves a catalog it was not trained for exactly lexical when confident', () => {
     // The union's tools with their descriptions changed: none is a tool the encoder knows, and none
     // has example requests.
-    const tools = buildSessionTools(
-      loadSharedCatalog('github', 'livemcpbench', 'toucan'),
-      defaultToolSearchConfig(),
-    ).deferred;
+    const tools = unionTools();
     const documents = tools.map((tool) => {
       const document = toSearchDocument(tool);
       return { ...document, description: `${document.description} (internal build)` };
