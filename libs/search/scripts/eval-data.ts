@@ -26,11 +26,23 @@ export const EVAL_SETS: readonly EvalSet[] = [
 /**
  * Requests held out whole: written on 2026-12-04 and 2026-12-05 by helpers that never ran the
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
- * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh7` have
- * since been read request by request (they are tuning material now); `fresh8` (twentieth session)
- * has been measured but not read, and `fresh9` (twenty-first session) is the unseen one.
+ * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
+ * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
+ * them), and `fresh10` (twenty-second session) is the unseen one.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh10 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh10-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh10 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh10-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh9 answerable',
     catalogs: UNION,

@@ -2,7 +2,7 @@
  * Chooses `EXAMPLES.abstain` (`src/example-requests.ts`): below which confidence, and under which
  * best example score, an answer whose judged tools all have example requests is withheld. Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
- * held-out sets that have been read (`fresh` to `fresh7`, whole; `eval/README.md`) — and prints
+ * held-out sets that have been read (`fresh` to `fresh9`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
  * examples: the gate never applies there.
  *
@@ -36,7 +36,7 @@ interface Sample {
 }
 
 const dataDir = publicDataDir();
-const READ_SETS = /^fresh[2-7]? /;
+const READ_SETS = /^fresh[2-9]? /;
 const lmbNegatives: EvalSet = {
   ...(EVAL_SETS.find((set) => set.name === 'abstention (union)') as EvalSet),
   name: 'abstention (LiveMCPBench)',
