@@ -186,9 +186,11 @@ export interface QueryExplanation {
   readonly contextSupport?: number;
   /**
    * The best example request's score against the request, when the example requests judged a
-   * doubtful answer (below `EXAMPLES.abstain.score` it is withheld).
+   * doubtful answer (below `EXAMPLES.abstain.score` it is withheld; with `rescued`, it was given).
    */
   readonly exampleScore?: number;
+  /** The lexical confidence or the context check would have withheld the answer; an example request gave it. */
+  readonly rescued?: true;
   readonly matches: HitExplanation[];
 }
 
@@ -244,6 +246,7 @@ export function handleToolSearch(
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
         ...(answer.exampleScore === undefined ? {} : { exampleScore: Math.round(answer.exampleScore * 1000) / 1000 }),
+        ...(answer.rescued === true ? { rescued: true as const } : {}),
         matches: explainHits(
           session.engine,
           query,

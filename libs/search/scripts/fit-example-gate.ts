@@ -48,12 +48,20 @@ const sets = [
   ...HELD_OUT_SETS.filter((set) => READ_SETS.test(set.name)),
 ];
 const samples: Sample[] = [];
+/** Answers the lexical confidence or the context check withholds: whether the rescue would give a hit. */
+const rescues: Omit<Sample, 'confidence' | 'judged'>[] = [];
 const engines = new Map<string, SearchEngine>();
+const openEngines = new Map<string, SearchEngine>();
+/** Tuning no-capability requests, answered or not. */
+let negativeCount = 0;
 for (const set of sets) {
   const { documents, ids, queries } = loadEvalSet(dataDir, set);
   const key = set.catalogs.join(',');
   let engine = engines.get(key);
   if (engine === undefined) engines.set(key, (engine = new SearchEngine(documents, DEFAULT_RANKING)));
+  let open = openEngines.get(key);
+  if (open === undefined)
+    openEngines.set(key, (open = new SearchEngine(documents, { ...DEFAULT_RANKING, abstain: false })));
   const examples = engine.learned?.examples;
   if (examples === undefined) continue;
   const parts: [string, EvalQuery[]][] = READ_SETS.test(set.name)
@@ -61,12 +69,23 @@ for (const set of sets) {
     : Object.entries(splitQueries(queries));
   for (const [part, list] of parts)
     for (const query of list) {
+      if (part === 'tuning' && query.gold.length === 0) negativeCount += 1;
       const answer = engine.answer(query.query, 5);
+      const gold = new Set(query.gold.flat());
+      const votes = examples.votes(analyzeQuery(query.query.slice(0, MAX_QUERY_CHARS)));
+      // Withheld by the lexical confidence or the context check (given back, or not, by the rescue):
+      // what it would have been is the answer of an engine that never abstains.
+      if (answer.rescued === true || (answer.hits.length === 0 && answer.exampleScore === undefined))
+        rescues.push({
+          set: set.name,
+          part: part as Sample['part'],
+          answerable: gold.size > 0,
+          hit: open.answer(query.query, 5).hits.some((hit) => gold.has(ids[hit.index] ?? '')),
+          score: votes[0]?.score ?? 0,
+        });
       // A withheld answer's `nearest` is what it would have given; one withheld by the gate says so.
       const given = answer.hits.length > 0 ? answer.hits : answer.exampleScore !== undefined ? answer.nearest : [];
       if (given.length === 0) continue;
-      const gold = new Set(query.gold.flat());
-      const votes = examples.votes(analyzeQuery(query.query.slice(0, MAX_QUERY_CHARS)));
       samples.push({
         set: set.name,
         part: part as Sample['part'],
@@ -111,3 +130,24 @@ for (const set of new Set(samples.filter((sample) => sample.part === 'test').map
     `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && withheld(sample, below, score)).length} hits withheld, ${test.filter((sample) => !sample.answerable && withheld(sample, below, score)).length} no-capability requests emptied by the gate`,
   );
 }
+
+// The rescue (`EXAMPLES.rescue`): the lowest score — the most withheld hits given back — at which
+// at most 1 % of the tuning no-capability requests are given an answer, and at most one of any set.
+const rescuable = rescues.filter((sample) => sample.part === 'tuning');
+const refillBudget = Math.floor(negativeCount * 0.01);
+console.log(
+  `rescue: ${rescuable.filter((sample) => sample.answerable && sample.hit).length} withheld tuning hits, ${negativeCount} tuning no-capability requests; at most ${refillBudget} given`,
+);
+let rescue: { score: number; given: number; refilled: number } | undefined;
+for (let score = 30; score >= 12; score -= 1) {
+  const given = rescuable.filter((sample) => sample.answerable && sample.hit && sample.score >= score).length;
+  const refilled = rescuable.filter((sample) => !sample.answerable && sample.score >= score);
+  const perSet = new Map<string, number>();
+  for (const sample of refilled) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
+  const allowed = refilled.length <= refillBudget && [...perSet.values()].every((count) => count <= 1);
+  console.log(
+    `rescue at ${score}: ${given} hits given back, ${refilled.length} no-capability requests given ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+  );
+  if (allowed) rescue = { score, given, refilled: refilled.length };
+}
+console.log('chosen:', rescue, 'in the code now:', EXAMPLES.rescue);

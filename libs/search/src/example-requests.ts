@@ -33,6 +33,13 @@ export const EXAMPLES = {
    * one people ask of these tools. Chosen by `scripts/fit-example-gate.ts` on tuning material.
    */
   abstain: { below: 0.7, score: 11 },
+  /**
+   * The other way round: an answer the lexical confidence (or the context check) would withhold is
+   * given when an example scores `score` or more against the request — people ask this of a tool
+   * of the catalog in nearly these words, however little the tools' own texts say it. Chosen by
+   * `scripts/fit-example-gate.ts` on tuning material.
+   */
+  rescue: { score: 23 },
 } as const;
 
 /**

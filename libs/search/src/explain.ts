@@ -84,10 +84,17 @@ export interface AnswerExplanation {
   readonly contextSupport: number | null;
   /**
    * The best example request's score, when the examples judged a doubtful answer (under
-   * `exampleScoreBelow` it is withheld: `example-requests.ts`).
+   * `exampleScoreBelow` it is withheld; with `rescued`, at `rescueScore` or more it was given:
+   * `example-requests.ts`).
    */
   readonly exampleScore: number | null;
   readonly exampleScoreBelow: number;
+  /**
+   * The lexical confidence or the context check would have withheld the answer, and an example
+   * request scoring `rescueScore` or more gave it after all (`EXAMPLES.rescue`).
+   */
+  readonly rescued: boolean;
+  readonly rescueScore: number;
   readonly features: ConfidenceFeatures | null;
   /** The confidence was under `ENCODER.gate`: the hits merge the lexical ranking with the request encoder's. */
   readonly encoded: boolean;
@@ -117,6 +124,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     contextSupport: answer.contextSupport === undefined ? null : round3(answer.contextSupport),
     exampleScore: answer.exampleScore === undefined ? null : round3(answer.exampleScore),
     exampleScoreBelow: EXAMPLES.abstain.score,
+    rescued: answer.rescued === true,
+    rescueScore: EXAMPLES.rescue.score,
     features:
       features === null
         ? null

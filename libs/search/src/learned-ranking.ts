@@ -58,13 +58,44 @@ export class LearnedRanking {
     limit: number,
     confidence: number,
   ): SearchAnswer {
-    const wide = Math.max(limit, ENCODER.lexical);
     // The request's words, analysed once for both parts.
     const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
+    return this.#answer(terms, this.examples?.votes(terms), hits, shown, limit, confidence);
+  }
+
+  /**
+   * An answer the lexical confidence or the context check withholds, given after all when an
+   * example request scores `EXAMPLES.rescue.score` or more against the request (it is then
+   * `answer`'s, marked `rescued`); undefined when none does, or abstention is off.
+   */
+  rescued(
+    request: string,
+    hits: readonly SearchHit[],
+    shown: SearchHit[],
+    limit: number,
+    confidence: number,
+  ): SearchAnswer | undefined {
+    if (!this.#abstain || this.examples === undefined) return undefined;
+    const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
+    const votes = this.examples.votes(terms);
+    const best = votes[0]?.score ?? 0;
+    if (best < EXAMPLES.rescue.score) return undefined;
+    const answer = this.#answer(terms, votes, hits, shown, limit, confidence);
+    return { ...answer, rescued: true, exampleScore: best };
+  }
+
+  #answer(
+    terms: readonly string[],
+    votes: readonly ExampleVote[] | undefined,
+    hits: readonly SearchHit[],
+    shown: SearchHit[],
+    limit: number,
+    confidence: number,
+  ): SearchAnswer {
+    const wide = Math.max(limit, ENCODER.lexical);
     const encoded = this.encoder?.merged(terms, hits, wide, confidence);
     const reordered = encoded === undefined ? this.encoder?.reordered(terms, hits) : undefined;
     const ranked = encoded ?? reordered ?? hits;
-    const votes = this.examples?.votes(terms);
     // The votes are fused into the first ten only, whatever the limit: an answer's first ten do not
     // depend on how many were asked for.
     const fused = votes === undefined ? undefined : this.#fused(ranked, votes);
@@ -150,5 +181,22 @@ export function givenAnswer(
     learned === undefined
       ? { hits: shown, confidence, nearest: [] }
       : learned.answer(request, hits, shown, limit, confidence);
+  return contextSupport === undefined ? answer : { ...answer, contextSupport };
+}
+
+/**
+ * An answer the lexical confidence or the context check withholds: empty, its hits kept as the
+ * nearest, unless the example requests give it after all (`LearnedRanking.rescued`).
+ */
+export function withheldAnswer(
+  learned: LearnedRanking | undefined,
+  request: string,
+  hits: readonly SearchHit[],
+  shown: SearchHit[],
+  limit: number,
+  confidence: number,
+  contextSupport?: number,
+): SearchAnswer {
+  const answer = learned?.rescued(request, hits, shown, limit, confidence) ?? { hits: [], confidence, nearest: shown };
   return contextSupport === undefined ? answer : { ...answer, contextSupport };
 }

@@ -1,5 +1,5 @@
 import type { Bm25Index } from './bm25-index';
-import type { SearchHit } from './search-types';
+import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 
 /**
  * Tools whose model-facing or original name contains the query text (spaces read as `_`, `-` or
@@ -20,4 +20,14 @@ export function substringHits(index: Bm25Index, lower: string, limit: number): S
     }
   }
   return hits;
+}
+
+/**
+ * The answer to a request none of whose words any tool has: its exact-name hits if it named a
+ * tool, else the tools whose names contain its text (`substringHits`).
+ */
+export function fallbackAnswer(index: Bm25Index, hits: SearchHit[], lower: string, limit: number): SearchAnswer {
+  if (hits.length > 0) return { hits, confidence: 1, nearest: [] };
+  const named = substringHits(index, lower, limit);
+  return { hits: named, confidence: named.length > 0 ? SUBSTRING_CONFIDENCE : 0, nearest: [] };
 }

@@ -7,12 +7,12 @@ import type { SearchDocument } from './search-document';
 import { Reranker } from './rerank';
 import { groupBySource } from './source-groups';
 import { TopK } from './top-k';
-import { substringHits } from './name-fallback';
+import { fallbackAnswer, substringHits } from './name-fallback';
 import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
 import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
-import { givenAnswer, LearnedRanking } from './learned-ranking';
+import { givenAnswer, LearnedRanking, withheldAnswer } from './learned-ranking';
 import { ENCODER } from './request-encoder';
 
 /**
@@ -170,7 +170,7 @@ export class SearchEngine {
     if (hits.length >= limit) return { hits, confidence: 1, nearest: [] };
 
     const terms = this.queryTerms(text);
-    if (terms.ids.length === 0) return this.fallback(hits, lower, limit);
+    if (terms.ids.length === 0) return fallbackAnswer(this.index, hits, lower, limit);
     // Only added terms (typo corrections, expansions, renderings) and no word of the request's
     // own: a tool name containing the text is the surer answer when there is one ("hub").
     if (
@@ -200,14 +200,15 @@ export class SearchEngine {
     );
     if (!this.ranking.abstain || this.size < MIN_TOOLS_TO_ABSTAIN)
       return givenAnswer(this.#learned, text, hits, shown, limit, confidence);
-    if (confidence < CONFIDENCE_MODEL.abstainBelow) return { hits: [], confidence, nearest: shown };
+    if (confidence < CONFIDENCE_MODEL.abstainBelow)
+      return withheldAnswer(this.#learned, text, hits, shown, limit, confidence);
     const gate = CONFIDENCE_MODEL.context;
     if (gate === undefined || confidence >= gate.below || hits.length === 0)
       return givenAnswer(this.#learned, text, hits, shown, limit, confidence);
     // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
     const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
-      ? { hits: [], confidence, nearest: shown, contextSupport }
+      ? withheldAnswer(this.#learned, text, hits, shown, limit, confidence, contextSupport)
       : givenAnswer(this.#learned, text, hits, shown, limit, confidence, contextSupport);
   }
 
@@ -235,18 +236,11 @@ export class SearchEngine {
     return this.#context.support(terms, hits);
   }
 
-  private fallback(hits: SearchHit[], lower: string, limit: number): SearchAnswer {
-    if (hits.length > 0) return { hits, confidence: 1, nearest: [] };
-    const named = substringHits(this.index, lower, limit);
-    return { hits: named, confidence: named.length > 0 ? SUBSTRING_CONFIDENCE : 0, nearest: [] };
-  }
-
   /**
    * BM25F over the query terms, the coverage floor and the source boost, then the re-ranking: the
    * best `wanted` tools not in `seen`, left in the re-ranker's `ids` / `scores` (the count is
-   * returned). Kept apart from `search`, whose result array changes shape
-   * as it fills: when the two were one function, V8 threw the optimised code of the whole hot path
-   * away on nearly every call ("wrong map" deoptimisations, seen with `--trace-deopt`).
+   * returned). Kept apart from `search`, whose result array changes shape as it fills: as one
+   * function, V8 threw the hot path's optimised code away on nearly every call (`--trace-deopt`).
    */
   private rank(terms: QueryTerms, limit: number, wanted: number, seen: ReadonlySet<number>): number {
     const { ids: termIds, weights: termWeights, mass: queryMass } = terms;

@@ -26,10 +26,16 @@ export interface SearchAnswer {
    */
   readonly voted?: true;
   /**
-   * When the example requests judged a doubtful answer (`EXAMPLES.abstain`): the best score of the
-   * catalog's examples against the request; withheld under `EXAMPLES.abstain.score`.
+   * When the example requests judged a doubtful answer: the best score of the catalog's examples
+   * against the request — withheld under `EXAMPLES.abstain.score`, or (`rescued`) given at
+   * `EXAMPLES.rescue.score` or more.
    */
   readonly exampleScore?: number;
+  /**
+   * The lexical confidence or the context check would have withheld the answer; an example request
+   * close enough to the request gave it after all (`EXAMPLES.rescue`).
+   */
+  readonly rescued?: true;
   /** With `encoded`, `reordered` or `voted`: the lexical hits the confidence judged, before the learned parts. */
   readonly lexical?: SearchHit[];
 }

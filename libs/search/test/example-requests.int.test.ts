@@ -113,6 +113,22 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(names(on, poem)).toContain('count_syllables');
   }, 60_000);
 
+  it('gives a doubtful answer after all when an example request matches it closely', () => {
+    const { on, off } = union();
+    const clock = 'ロンドンの朝9時はシドニーでは何時？';
+    const answer = on.answer(clock, 5);
+    expect(answer.rescued).toBe(true);
+    expect(answer.exampleScore).toBeGreaterThanOrEqual(EXAMPLES.rescue.score);
+    expect(names(on, clock)).toContain('convert_time');
+    // The lexical confidence alone withholds it.
+    expect(off.answer(clock, 5).hits).toEqual([]);
+    // Without abstention nothing is withheld, so nothing is given back either.
+    const never = new SearchEngine(on.index.documents, { ...DEFAULT_RANKING, abstain: false });
+    expect(never.answer(clock, 5).rescued).toBeUndefined();
+    // A chore no tool serves is not given back.
+    expect(on.answer('get my car washed this afternoon', 5).rescued).toBeUndefined();
+  }, 60_000);
+
   it('decides alike at limits 1 to 5, lists each tool once at 20, and keeps its cost bounded on a pasted 8 KiB request', () => {
     const { on } = union();
     for (const query of ['get my car washed this afternoon', "what time is it in Sydney when it's noon in London"]) {

@@ -80,6 +80,7 @@ function explanation(explain: readonly QueryExplanation[]): string {
       `"${group.query}"  confidence ${group.confidence.toFixed(3)}` +
         (group.contextSupport === undefined ? '' : `; context check ${group.contextSupport.toFixed(3)}`) +
         (group.exampleScore === undefined ? '' : `; best example request ${group.exampleScore.toFixed(3)}`) +
+        (group.rescued === true ? '; doubtful, given because an example request matches it closely' : '') +
         (group.abstained ? `; no good match, withheld: ${group.nearest.join(', ')}` : ''),
     );
     for (const match of group.matches) {
