@@ -28,9 +28,22 @@ export const EVAL_SETS: readonly EvalSet[] = [
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
- * them), and `fresh10` (twenty-second session) is the unseen one.
+ * them); `fresh10` (twenty-second session) has been measured but not read, and `fresh11` (written
+ * later in the same session) is the unseen one.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh11 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh11-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh11 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh11-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh10 answerable',
     catalogs: UNION,
