@@ -189,6 +189,8 @@ export interface QueryExplanation {
    * doubtful answer (below `EXAMPLES.abstain.score` it is withheld; with `rescued`, it was given).
    */
   readonly exampleScore?: number;
+  /** With `exampleScore`: the share of the request that best example says (0…1). */
+  readonly exampleShare?: number;
   /** The lexical confidence or the context check would have withheld the answer; an example request gave it. */
   readonly rescued?: true;
   readonly matches: HitExplanation[];
@@ -246,6 +248,7 @@ export function handleToolSearch(
           ? {}
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
         ...(answer.exampleScore === undefined ? {} : { exampleScore: Math.round(answer.exampleScore * 1000) / 1000 }),
+        ...(answer.exampleShare === undefined ? {} : { exampleShare: Math.round(answer.exampleShare * 1000) / 1000 }),
         ...(answer.rescued === true ? { rescued: true as const } : {}),
         matches: explainHits(
           session.engine,

@@ -1,14 +1,19 @@
 /**
  * Chooses `EXAMPLES.abstain` (`src/example-requests.ts`): below which confidence, and under which
- * best example score, an answer whose judged tools all have example requests is withheld. Reads
+ * best example score (or which wider score while the best example says under which share of the
+ * request), an answer whose judged tools all have example requests is withheld; and
+ * `EXAMPLES.rescue`: from which best example score an answer the lexical confidence or the context
+ * check withholds is given after all. Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
  * held-out sets that have been read (`fresh` to `fresh9`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
  * examples: the gate never applies there.
  *
- * The rule: the most no-capability requests withheld, with at most 1 % of all the tuning hits
- * withheld and at most one of any single set; ties go to the narrower gate (lower confidence,
- * then lower score). Prints the grid; writes nothing (the constants are set by hand from it).
+ * The rules: for the gate, the most no-capability requests withheld, with at most 1 % of all the
+ * tuning hits withheld and at most one of any single set (ties go to the narrower gate); for the
+ * rescue, the most withheld hits given back with at most 1 % of the tuning no-capability requests
+ * answered and at most one of any set. Prints the grids; writes nothing (the constants are set by
+ * hand from them).
  *
  *   npx tsx libs/search/scripts/fit-example-gate.ts [data dir]
  */
@@ -31,6 +36,8 @@ interface Sample {
   readonly confidence: number;
   /** The best example score of the catalog against the request. */
   readonly score: number;
+  /** The share of the request that example says (`ExampleVote.share`). */
+  readonly share: number;
   /** Every judged tool has examples (the gate can apply). */
   readonly judged: boolean;
 }
@@ -49,7 +56,7 @@ const sets = [
 ];
 const samples: Sample[] = [];
 /** Answers the lexical confidence or the context check withholds: whether the rescue would give a hit. */
-const rescues: Omit<Sample, 'confidence' | 'judged'>[] = [];
+const rescues: Omit<Sample, 'confidence' | 'judged' | 'share'>[] = [];
 const engines = new Map<string, SearchEngine>();
 const openEngines = new Map<string, SearchEngine>();
 /** Tuning no-capability requests, answered or not. */
@@ -93,41 +100,62 @@ for (const set of sets) {
         hit: given.some((hit) => gold.has(ids[hit.index] ?? '')),
         confidence: answer.confidence,
         score: votes[0]?.score ?? 0,
+        share: votes[0]?.share ?? 0,
         judged: given.slice(0, 5).every((hit) => examples.has(hit.index)),
       });
     }
 }
 
-const withheld = (sample: Sample, below: number, score: number) =>
-  sample.judged && sample.confidence < below && sample.score < score;
+/** A gate: under `below` confidence, withheld when the best example scores under `score`, or under `wide` while saying under `share` of the request. */
+interface Gate {
+  readonly below: number;
+  readonly score: number;
+  readonly wide: number;
+  readonly share: number;
+}
+const withheld = (sample: Sample, gate: Gate) =>
+  sample.judged &&
+  sample.confidence < gate.below &&
+  (sample.score < gate.score || (sample.score < gate.wide && sample.share < gate.share));
 const tuning = samples.filter((sample) => sample.part === 'tuning');
 const hits = tuning.filter((sample) => sample.answerable && sample.hit);
 const negatives = tuning.filter((sample) => !sample.answerable);
 const budget = Math.floor(hits.length * 0.01);
-let best: { below: number; score: number; emptied: number; lost: number } | undefined;
+let best: (Gate & { emptied: number; lost: number }) | undefined;
 console.log(
   `tuning: ${hits.length} hits, ${negatives.length} no-capability requests answered; at most ${budget} hits withheld`,
 );
+const gates: Gate[] = [];
 for (const below of [0.3, 0.5, 0.7, 0.9, 1.01])
   for (let score = 8; score <= 16; score += 0.5) {
-    const lost = hits.filter((sample) => withheld(sample, below, score));
-    const perSet = new Map<string, number>();
-    for (const sample of lost) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
-    const emptied = negatives.filter((sample) => withheld(sample, below, score)).length;
-    const allowed = lost.length <= budget && [...perSet.values()].every((count) => count <= 1);
-    if (score % 1 === 0)
-      console.log(
-        `below ${below} score ${score}: ${emptied} emptied, ${lost.length} hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
-      );
-    if (allowed && (best === undefined || emptied > best.emptied)) best = { below, score, emptied, lost: lost.length };
+    gates.push({ below, score, wide: score, share: 0 });
+    for (let wide = Math.floor(score) + 1; wide <= 20; wide += 1)
+      for (const share of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) gates.push({ below, score, wide, share });
   }
+for (const gate of gates) {
+  const lost = hits.filter((sample) => withheld(sample, gate));
+  const perSet = new Map<string, number>();
+  for (const sample of lost) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
+  const emptied = negatives.filter((sample) => withheld(sample, gate)).length;
+  const allowed = lost.length <= budget && [...perSet.values()].every((count) => count <= 1);
+  if (gate.share === 0 && gate.score % 1 === 0)
+    console.log(
+      `below ${gate.below} score ${gate.score}: ${emptied} emptied, ${lost.length} hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+    );
+  // Ties go to the gate listed first: the narrower one.
+  if (
+    allowed &&
+    (best === undefined || emptied > best.emptied || (emptied === best.emptied && lost.length < best.lost))
+  )
+    best = { ...gate, emptied, lost: lost.length };
+}
 console.log('chosen:', best, 'in the code now:', EXAMPLES.abstain);
 // The frozen test parts, for the record (they choose nothing).
-const { below, score } = EXAMPLES.abstain;
+const inCode: Gate = EXAMPLES.abstain;
 for (const set of new Set(samples.filter((sample) => sample.part === 'test').map((sample) => sample.set))) {
   const test = samples.filter((sample) => sample.set === set && sample.part === 'test');
   console.log(
-    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && withheld(sample, below, score)).length} hits withheld, ${test.filter((sample) => !sample.answerable && withheld(sample, below, score)).length} no-capability requests emptied by the gate`,
+    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && withheld(sample, inCode)).length} hits withheld, ${test.filter((sample) => !sample.answerable && withheld(sample, inCode)).length} no-capability requests emptied by the gate`,
   );
 }
 

@@ -4,7 +4,12 @@ import type { SearchHit } from './search-types';
 
 const hit = (index: number, score: number): SearchHit => ({ index, name: `tool${index}`, score, reason: 'bm25' });
 const ranked = [hit(0, 10), hit(1, 9), hit(2, 8), hit(3, 7), hit(4, 6), hit(5, 5)];
-const vote = (index: number, place: number): ExampleVote => ({ index, place, score: 20 - place });
+const vote = (index: number, place: number): ExampleVote => ({
+  index,
+  place,
+  score: 20 - place,
+  share: (20 - place) / 40,
+});
 /** Every tool has examples. */
 const all = () => true;
 

@@ -29,10 +29,12 @@ export const EXAMPLES = {
   maxTerms: 64,
   /**
    * A doubtful answer (confidence under `below`) whose judged tools all have examples is withheld
-   * when no example of the catalog scores `score` or more against the request: the request is not
-   * one people ask of these tools. Chosen by `scripts/fit-example-gate.ts` on tuning material.
+   * when no example of the catalog scores `score` or more against the request — the request is not
+   * one people ask of these tools — or none scores `wide` or more while the best says less than
+   * `share` of the request (`ExampleVote.share`: it matches an incidental word or two of a longer
+   * request). Chosen by `scripts/fit-example-gate.ts` on tuning material.
    */
-  abstain: { below: 0.7, score: 11 },
+  abstain: { below: 0.7, score: 11, wide: 12, share: 0.2 },
   /**
    * The other way round: an answer the lexical confidence (or the context check) would withhold is
    * given when an example scores `score` or more against the request — people ask this of a tool
@@ -138,6 +140,11 @@ export interface ExampleVote {
   readonly place: number;
   /** Its best example's BM25 score against the request. */
   readonly score: number;
+  /**
+   * That score over the request's reach, the sum over its terms of the most any one example gets
+   * from each: how much of what the request says its best example says too (0…1).
+   */
+  readonly share: number;
 }
 
 /** The example requests' part in one engine's answers: which of its tools have examples. */
@@ -194,6 +201,7 @@ export class ExampleVotes {
     const { terms, starts, examples, tools, norms, scores, touched, best, touchedTools } = loadTable();
     const seen = new Set<number>();
     let touchedCount = 0;
+    let reach = 0;
     for (const term of requestTerms) {
       const digest = fnv1a(term); // the generated index names terms by their FNV-1a
       if (seen.has(digest)) continue;
@@ -204,12 +212,16 @@ export class ExampleVotes {
       const from = starts[at] as number;
       const to = starts[at + 1] as number;
       const idf = Math.log(1 + (tools.length - (to - from) + 0.5) / (to - from + 0.5));
+      let most = 0;
       for (let posting = from; posting < to; posting += 1) {
         const example = examples[posting] as number;
         const score = scores[example] as number;
         if (score === 0) touched[touchedCount++] = example;
-        scores[example] = score + idf * (norms[example] as number);
+        const norm = norms[example] as number;
+        if (norm > most) most = norm;
+        scores[example] = score + idf * norm;
       }
+      reach += idf * most;
     }
     // Each tool counts its best example; the scratch is zeroed again on the way.
     let toolCount = 0;
@@ -235,7 +247,7 @@ export class ExampleVotes {
       const tool = this.#order[place] as number;
       const score = best[tool] as number;
       for (let copy = here[tool] as number; copy < (here[tool + 1] as number); copy += 1)
-        votes.push({ index: this.#docs[copy] as number, place, score });
+        votes.push({ index: this.#docs[copy] as number, place, score, share: reach > 0 ? score / reach : 0 });
     }
     for (let at = 0; at < toolCount; at += 1) best[touchedTools[at] as number] = 0;
     return votes;

@@ -83,12 +83,14 @@ export interface AnswerExplanation {
   /** The context check's support, when the confidence was low enough to run it (`context-check.ts`). */
   readonly contextSupport: number | null;
   /**
-   * The best example request's score, when the examples judged a doubtful answer (under
-   * `exampleScoreBelow` it is withheld; with `rescued`, at `rescueScore` or more it was given:
-   * `example-requests.ts`).
+   * The best example request's score, when the examples judged a doubtful answer (withheld by
+   * `exampleGate`; with `rescued`, at `rescueScore` or more it was given: `example-requests.ts`).
    */
   readonly exampleScore: number | null;
-  readonly exampleScoreBelow: number;
+  /** With `exampleScore`: the share of the request its best example says (`ExampleVote.share`). */
+  readonly exampleShare: number | null;
+  /** The gate: `EXAMPLES.abstain` (under `score`, or under `wide` while the share is under `share`). */
+  readonly exampleGate: { readonly score: number; readonly wide: number; readonly share: number };
   /**
    * The lexical confidence or the context check would have withheld the answer, and an example
    * request scoring `rescueScore` or more gave it after all (`EXAMPLES.rescue`).
@@ -123,7 +125,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     abstainBelow: CONFIDENCE_MODEL.abstainBelow,
     contextSupport: answer.contextSupport === undefined ? null : round3(answer.contextSupport),
     exampleScore: answer.exampleScore === undefined ? null : round3(answer.exampleScore),
-    exampleScoreBelow: EXAMPLES.abstain.score,
+    exampleShare: answer.exampleShare === undefined ? null : round3(answer.exampleShare),
+    exampleGate: { score: EXAMPLES.abstain.score, wide: EXAMPLES.abstain.wide, share: EXAMPLES.abstain.share },
     rescued: answer.rescued === true,
     rescueScore: EXAMPLES.rescue.score,
     features:

@@ -81,7 +81,7 @@ export class LearnedRanking {
     const best = votes[0]?.score ?? 0;
     if (best < EXAMPLES.rescue.score) return undefined;
     const answer = this.#answer(terms, votes, hits, shown, limit, confidence);
-    return { ...answer, rescued: true, exampleScore: best };
+    return { ...answer, rescued: true, exampleScore: best, exampleShare: votes[0]?.share ?? 0 };
   }
 
   #answer(
@@ -109,7 +109,7 @@ export class LearnedRanking {
       // Withheld by the examples: what it would have been is kept as the nearest.
       ...(unsupported === undefined
         ? { hits: given, nearest: [] }
-        : { hits: [], nearest: given, exampleScore: unsupported }),
+        : { hits: [], nearest: given, exampleScore: unsupported.score, exampleShare: unsupported.share }),
       confidence,
       ...(encoded !== undefined ? { encoded: true as const } : {}),
       ...(reordered !== undefined ? { reordered: true as const } : {}),
@@ -139,15 +139,17 @@ export class LearnedRanking {
     final: readonly SearchHit[],
     votes: readonly ExampleVote[] | undefined,
     confidence: number,
-  ): number | undefined {
+  ): { score: number; share: number } | undefined {
     const examples = this.examples;
     if (!this.#abstain || examples === undefined || votes === undefined || confidence >= EXAMPLES.abstain.below)
       return undefined;
-    const best = votes[0]?.score ?? 0;
-    if (best >= EXAMPLES.abstain.score) return undefined;
+    const best = { score: votes[0]?.score ?? 0, share: votes[0]?.share ?? 0 };
+    const { score, wide, share } = EXAMPLES.abstain;
+    if (best.score >= score && (best.score >= wide || best.share >= share)) return undefined;
     const first = final.slice(0, JUDGED_TOOLS);
     return first.length > 0 && first.every((hit) => examples.has(hit.index)) ? best : undefined;
   }
+
 }
 
 /**

@@ -27,10 +27,12 @@ export interface SearchAnswer {
   readonly voted?: true;
   /**
    * When the example requests judged a doubtful answer: the best score of the catalog's examples
-   * against the request — withheld under `EXAMPLES.abstain.score`, or (`rescued`) given at
-   * `EXAMPLES.rescue.score` or more.
+   * against the request — withheld under `EXAMPLES.abstain.score` (or under its `wide` score with
+   * a small `exampleShare`), or (`rescued`) given at `EXAMPLES.rescue.score` or more.
    */
   readonly exampleScore?: number;
+  /** With `exampleScore`: how much of the request that best example says (`ExampleVote.share`, 0…1). */
+  readonly exampleShare?: number;
   /**
    * The lexical confidence or the context check would have withheld the answer; an example request
    * close enough to the request gave it after all (`EXAMPLES.rescue`).

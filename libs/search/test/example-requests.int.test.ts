@@ -41,6 +41,17 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     // Best first.
     const scores = votes.map((vote) => vote.score);
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+    // Each vote's share of the request is its score over one reach, so it falls with the score.
+    for (const vote of votes) expect(vote.share).toBeGreaterThan(0);
+    expect(votes[0]?.share).toBeLessThanOrEqual(1);
+    const reach = (votes[0]?.score ?? 1) / (votes[0]?.share ?? 1);
+    for (const vote of votes) expect(vote.share).toBeCloseTo(vote.score / reach, 9);
+    // The same request buried in words no example has keeps its score, and words examples have
+    // but the best one lacks lower its share.
+    const buried = examples?.votes(
+      analyzeQuery('count the syllables in a line of my poem while the weather forecast and the stock prices update'),
+    )[0];
+    expect(buried?.share).toBeLessThan(votes[0]?.share ?? 0);
   }, 60_000);
 
   it('never votes for a tool whose text differs from the one the examples were written for', () => {
@@ -107,6 +118,14 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
       // Without the examples the same request gets its lookalikes.
       expect(off.answer(chore, 5).hits.length, chore).toBeGreaterThan(0);
     }
+    // An example scores past `score` but says little of the request: withheld by the share clause.
+    const gnome =
+      'My aunt sent photos of her garden gnome collection, could you carve a wooden replica of the tallest one for her birthday?';
+    const carved = on.answer(gnome, 5);
+    expect(carved.hits).toEqual([]);
+    expect(carved.exampleScore).toBeGreaterThanOrEqual(EXAMPLES.abstain.score);
+    expect(carved.exampleScore).toBeLessThan(EXAMPLES.abstain.wide);
+    expect(carved.exampleShare).toBeLessThan(EXAMPLES.abstain.share);
     const poem = 'how many syllables are in this line of my poem';
     const kept = on.answer(poem, 5);
     expect(kept.confidence).toBeLessThan(EXAMPLES.abstain.below);

@@ -79,7 +79,10 @@ function explanation(explain: readonly QueryExplanation[]): string {
     lines.push(
       `"${group.query}"  confidence ${group.confidence.toFixed(3)}` +
         (group.contextSupport === undefined ? '' : `; context check ${group.contextSupport.toFixed(3)}`) +
-        (group.exampleScore === undefined ? '' : `; best example request ${group.exampleScore.toFixed(3)}`) +
+        (group.exampleScore === undefined
+          ? ''
+          : `; best example request ${group.exampleScore.toFixed(3)}` +
+            (group.exampleShare === undefined ? '' : ` (says ${Math.round(group.exampleShare * 100)}% of the request)`)) +
         (group.rescued === true ? '; doubtful, given because an example request matches it closely' : '') +
         (group.abstained ? `; no good match, withheld: ${group.nearest.join(', ')}` : ''),
     );
