@@ -24,6 +24,17 @@ export const EVAL_SETS: readonly EvalSet[] = [
 ];
 
 /**
+ * Our no-capability requests on LiveMCPBench's 527 tools (a subset of the union, so nothing fits
+ * there either): the fits read them beside the union's, so that not every negative comes from the
+ * large catalog and a model learns the request rather than the catalog.
+ */
+export const LMB_NEGATIVES: EvalSet = {
+  ...(EVAL_SETS.find((set) => set.name === 'abstention (union)') as EvalSet),
+  name: 'abstention (LiveMCPBench)',
+  catalogs: ['catalog-livemcpbench.jsonl'],
+};
+
+/**
  * Requests held out whole: written on 2026-12-04 and 2026-12-05 by helpers that never ran the
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have

@@ -31,7 +31,7 @@ import {
 import { splitQueries } from '../src/query-split';
 import { DEFAULT_RANKING } from '../src/ranking-options';
 import { SearchEngine } from '../src/search-engine';
-import { loadEvalSet, EVAL_SETS, HELD_OUT_SETS, UNION, type EvalSet } from './eval-data';
+import { loadEvalSet, EVAL_SETS, HELD_OUT_SETS, LMB_NEGATIVES, UNION, type EvalSet } from './eval-data';
 
 /** The threshold may withhold at most this share of any answerable set's tuning hits, rounded down. */
 const MAX_LOST_HITS = 0.01;
@@ -55,17 +55,7 @@ const samples: Sample[] = [];
 // The no-capability requests also on LiveMCPBench's 527 tools (a subset of the union, so nothing
 // fits there either): without them every negative comes from the large catalog and the model
 // can learn the catalog instead of the request.
-const FIT_SETS: readonly EvalSet[] =
-  process.env['SMALL_NEGATIVES'] === '0'
-    ? EVAL_SETS
-    : [
-        ...EVAL_SETS,
-        {
-          ...(EVAL_SETS.find((set) => set.name === 'abstention (union)') as EvalSet),
-          name: 'abstention (LiveMCPBench)',
-          catalogs: ['catalog-livemcpbench.jsonl'],
-        },
-      ];
+const FIT_SETS: readonly EvalSet[] = process.env['SMALL_NEGATIVES'] === '0' ? EVAL_SETS : [...EVAL_SETS, LMB_NEGATIVES];
 const wholeSets = (names: string | undefined) =>
   HELD_OUT_SETS.filter((set) =>
     (names ?? '').split(',').some((name) => name !== '' && set.name.startsWith(`${name} `)),

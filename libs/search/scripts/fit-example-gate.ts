@@ -24,7 +24,7 @@ import { MAX_QUERY_CHARS } from '../src/query-terms';
 import { splitQueries } from '../src/query-split';
 import { DEFAULT_RANKING } from '../src/ranking-options';
 import { SearchEngine } from '../src/search-engine';
-import { EVAL_SETS, HELD_OUT_SETS, loadEvalSet, type EvalSet } from './eval-data';
+import { EVAL_SETS, HELD_OUT_SETS, LMB_NEGATIVES, loadEvalSet } from './eval-data';
 import { publicDataDir } from './public-catalogs';
 
 interface Sample {
@@ -44,14 +44,9 @@ interface Sample {
 
 const dataDir = publicDataDir();
 const READ_SETS = /^fresh[2-9]? /;
-const lmbNegatives: EvalSet = {
-  ...(EVAL_SETS.find((set) => set.name === 'abstention (union)') as EvalSet),
-  name: 'abstention (LiveMCPBench)',
-  catalogs: ['catalog-livemcpbench.jsonl'],
-};
 const sets = [
   ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
-  lmbNegatives,
+  LMB_NEGATIVES,
   ...HELD_OUT_SETS.filter((set) => READ_SETS.test(set.name)),
 ];
 const samples: Sample[] = [];

@@ -1,7 +1,7 @@
 import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { MAX_QUERY_CHARS } from './query-terms';
-import { isKnownTool } from './known-tools';
+import { knownSlotsOf } from './known-tools';
 import { ENCODER } from './request-encoder';
 import type { SearchHit } from './search-types';
 import { ToolEncodings } from './tool-encodings';
@@ -84,13 +84,14 @@ export function reorderKnown(
 export class EncoderMerge {
   readonly #encodings: ToolEncodings;
   readonly #names: readonly string[];
-  /** Per tool: 1 when the encoder was trained for it (`known-tools.ts`; about 4 ms for 6,685 tools). */
+  /** Per tool: 1 when the encoder was trained for it (`known-tools.ts`). */
   readonly #known: Uint8Array;
 
-  constructor(index: Bm25Index, names: readonly string[]) {
+  /** `slots`: each tool's place in the known-tools list (`knownSlotsOf`), computed here when not given. */
+  constructor(index: Bm25Index, names: readonly string[], slots: Int32Array = knownSlotsOf(index.documents)) {
     this.#encodings = new ToolEncodings(index);
     this.#names = names;
-    this.#known = Uint8Array.from(index.documents, (document) => (isKnownTool(document) ? 1 : 0));
+    this.#known = Uint8Array.from(slots, (slot) => (slot >= 0 ? 1 : 0));
   }
 
   /**

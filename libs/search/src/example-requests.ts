@@ -1,6 +1,6 @@
 import { analyzeQuery } from './analyzer';
 import { EXAMPLE_REQUESTS } from './generated/example-requests';
-import { fnv1a, knownToolSlots, placeIn, toolDigest } from './known-tools';
+import { fnv1a, knownSlotsOf, knownToolSlots, placeIn } from './known-tools';
 import type { SearchDocument } from './search-document';
 import type { SearchHit } from './search-types';
 import { TopK } from './top-k';
@@ -170,11 +170,17 @@ export class ExampleVotes {
     return this.#known[index] === 1;
   }
 
-  /** The votes of a catalog, or undefined when none of its tools has examples (nothing to fuse). */
-  static of(documents: readonly SearchDocument[]): ExampleVotes | undefined {
+  /**
+   * The votes of a catalog, or undefined when none of its tools has examples (nothing to fuse).
+   * `slotOf`: each document's place in the known-tools list (`knownSlotsOf`), computed here when
+   * not given.
+   */
+  static of(
+    documents: readonly SearchDocument[],
+    slotOf: Int32Array = knownSlotsOf(documents),
+  ): ExampleVotes | undefined {
     const known = knownToolSlots();
     loadTable(); // a stale index fails the engine's build, not a later request
-    const slotOf = documents.map((document) => known.slotOf(toolDigest(document)));
     if (slotOf.every((slot) => slot < 0)) return undefined;
     const starts = new Int32Array(known.size + 1);
     for (const slot of slotOf) if (slot >= 0) starts[slot + 1] = (starts[slot + 1] as number) + 1;

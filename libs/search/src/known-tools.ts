@@ -62,6 +62,16 @@ export function knownToolSlots(): KnownToolSlots {
   return slots;
 }
 
+/**
+ * Per document of a catalog, its place in the known-tools list, or −1 when the training requests
+ * were not written for it: computed once per engine and shared by the encoder and the examples
+ * (about 4 ms for 6,685 tools).
+ */
+export function knownSlotsOf(documents: readonly Pick<SearchDocument, 'originalName' | 'description'>[]): Int32Array {
+  const known = knownToolSlots();
+  return Int32Array.from(documents, (document) => known.slotOf(toolDigest(document)));
+}
+
 /** Whether the training requests were written for this tool (or a copy of it under another server). */
 export function isKnownTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
   return knownToolSlots().slotOf(toolDigest(document)) >= 0;

@@ -1,6 +1,7 @@
 import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EncoderMerge } from './encoder-merge';
+import { knownSlotsOf } from './known-tools';
 import { EXAMPLES, ExampleVotes, fuseVotes, type ExampleVote } from './example-requests';
 import { MAX_QUERY_CHARS } from './query-terms';
 import type { RankingOptions } from './ranking-options';
@@ -39,8 +40,10 @@ export class LearnedRanking {
 
   /** The learned parts `ranking` turns on for a catalog, or undefined when none applies. */
   static of(index: Bm25Index, names: readonly string[], ranking: RankingOptions): LearnedRanking | undefined {
-    const encoder = ranking.encode ? new EncoderMerge(index, names) : undefined;
-    const examples = ranking.examples ? ExampleVotes.of(index.documents) : undefined;
+    // Each tool's place among the known tools, computed once for both parts.
+    const slots = ranking.encode || ranking.examples ? knownSlotsOf(index.documents) : undefined;
+    const encoder = ranking.encode ? new EncoderMerge(index, names, slots) : undefined;
+    const examples = ranking.examples ? ExampleVotes.of(index.documents, slots) : undefined;
     return encoder === undefined && examples === undefined
       ? undefined
       : new LearnedRanking(encoder, examples, names, ranking.abstain);
@@ -149,7 +152,6 @@ export class LearnedRanking {
     const first = final.slice(0, JUDGED_TOOLS);
     return first.length > 0 && first.every((hit) => examples.has(hit.index)) ? best : undefined;
   }
-
 }
 
 /**
