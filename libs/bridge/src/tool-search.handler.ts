@@ -186,7 +186,7 @@ export interface QueryExplanation {
   readonly contextSupport?: number;
   /**
    * The best example request's score against the request, when the example requests judged a
-   * doubtful answer (below `EXAMPLES.abstain.score` it is withheld; with `rescued`, it was given).
+   * doubtful answer (withheld by the gate `EXAMPLES.abstain`, or, with `rescued`, given back).
    */
   readonly exampleScore?: number;
   /** With `exampleScore`: the share of the request that best example says (0…1). */

@@ -2,8 +2,8 @@
  * Chooses `EXAMPLES.abstain` (`src/example-requests.ts`): below which confidence, and under which
  * best example score (or which wider score while the best example says under which share of the
  * request), an answer whose judged tools all have example requests is withheld; and
- * `EXAMPLES.rescue`: from which best example score an answer the lexical confidence or the context
- * check withholds is given after all. Reads
+ * `EXAMPLES.rescue`: from which example score and share an answer the lexical confidence or the
+ * context check withholds is given after all (when that example's tool is among its first five). Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
  * held-out sets that have been read (`fresh` to `fresh9`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
@@ -18,7 +18,7 @@
  *   npx tsx libs/search/scripts/fit-example-gate.ts [data dir]
  */
 import { analyzeQuery } from '../src/analyzer';
-import { EXAMPLES } from '../src/example-requests';
+import { EXAMPLES, type ExampleVote } from '../src/example-requests';
 import type { EvalQuery } from '../src/query-file';
 import { MAX_QUERY_CHARS } from '../src/query-terms';
 import { splitQueries } from '../src/query-split';
@@ -50,8 +50,19 @@ const sets = [
   ...HELD_OUT_SETS.filter((set) => READ_SETS.test(set.name)),
 ];
 const samples: Sample[] = [];
-/** Answers the lexical confidence or the context check withholds: whether the rescue would give a hit. */
-const rescues: Omit<Sample, 'confidence' | 'judged' | 'share'>[] = [];
+/**
+ * An answer the lexical confidence or the context check withholds: whether it would be a hit if
+ * given, the first five tools it would give, and the votes that could vouch for one of them.
+ */
+interface Withheld {
+  readonly set: string;
+  readonly part: Sample['part'];
+  readonly answerable: boolean;
+  readonly hit: boolean;
+  readonly first: readonly number[];
+  readonly votes: readonly ExampleVote[];
+}
+const rescues: Withheld[] = [];
 const engines = new Map<string, SearchEngine>();
 const openEngines = new Map<string, SearchEngine>();
 /** Tuning no-capability requests, answered or not. */
@@ -77,14 +88,20 @@ for (const set of sets) {
       const votes = examples.votes(analyzeQuery(query.query.slice(0, MAX_QUERY_CHARS)));
       // Withheld by the lexical confidence or the context check (given back, or not, by the rescue):
       // what it would have been is the answer of an engine that never abstains.
-      if (answer.rescued === true || (answer.hits.length === 0 && answer.exampleScore === undefined))
+      if (
+        answer.rescued === true ||
+        (answer.hits.length === 0 && answer.exampleScore === undefined && answer.nearest.length > 0)
+      ) {
+        const would = open.answer(query.query, 5).hits;
         rescues.push({
           set: set.name,
           part: part as Sample['part'],
           answerable: gold.size > 0,
-          hit: open.answer(query.query, 5).hits.some((hit) => gold.has(ids[hit.index] ?? '')),
-          score: votes[0]?.score ?? 0,
+          hit: would.some((hit) => gold.has(ids[hit.index] ?? '')),
+          first: would.map((hit) => hit.index),
+          votes,
         });
+      }
       // A withheld answer's `nearest` is what it would have given; one withheld by the gate says so.
       const given = answer.hits.length > 0 ? answer.hits : answer.exampleScore !== undefined ? answer.nearest : [];
       if (given.length === 0) continue;
@@ -154,23 +171,29 @@ for (const set of new Set(samples.filter((sample) => sample.part === 'test').map
   );
 }
 
-// The rescue (`EXAMPLES.rescue`): the lowest score — the most withheld hits given back — at which
-// at most 1 % of the tuning no-capability requests are given an answer, and at most one of any set.
+// The rescue (`EXAMPLES.rescue`): the lowest score and share — the most withheld hits given back —
+// at which at most 1 % of the tuning no-capability requests are given an answer, and at most one of
+// any set; ties go to the narrower rescue (higher score, then higher share).
 const rescuable = rescues.filter((sample) => sample.part === 'tuning');
 const refillBudget = Math.floor(negativeCount * 0.01);
+const vouched = (sample: Withheld, score: number, share: number) =>
+  sample.votes.some((vote) => vote.score >= score && vote.share >= share && sample.first.includes(vote.index));
 console.log(
   `rescue: ${rescuable.filter((sample) => sample.answerable && sample.hit).length} withheld tuning hits, ${negativeCount} tuning no-capability requests; at most ${refillBudget} given`,
 );
-let rescue: { score: number; given: number; refilled: number } | undefined;
-for (let score = 30; score >= 12; score -= 1) {
-  const given = rescuable.filter((sample) => sample.answerable && sample.hit && sample.score >= score).length;
-  const refilled = rescuable.filter((sample) => !sample.answerable && sample.score >= score);
-  const perSet = new Map<string, number>();
-  for (const sample of refilled) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
-  const allowed = refilled.length <= refillBudget && [...perSet.values()].every((count) => count <= 1);
-  console.log(
-    `rescue at ${score}: ${given} hits given back, ${refilled.length} no-capability requests given ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
-  );
-  if (allowed) rescue = { score, given, refilled: refilled.length };
-}
+let rescue: { score: number; share: number; given: number; refilled: number } | undefined;
+for (let score = 30; score >= 12; score -= 1)
+  for (const share of [0.3, 0.25, 0.2, 0.15, 0.1, 0]) {
+    const given = rescuable.filter((sample) => sample.answerable && sample.hit && vouched(sample, score, share)).length;
+    const refilled = rescuable.filter((sample) => !sample.answerable && vouched(sample, score, share));
+    const perSet = new Map<string, number>();
+    for (const sample of refilled) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
+    const allowed = refilled.length <= refillBudget && [...perSet.values()].every((count) => count <= 1);
+    if (share === 0)
+      console.log(
+        `rescue at ${score}: ${given} hits given back, ${refilled.length} no-capability requests given ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+      );
+    if (allowed && (rescue === undefined || given > rescue.given))
+      rescue = { score, share, given, refilled: refilled.length };
+  }
 console.log('chosen:', rescue, 'in the code now:', EXAMPLES.rescue);

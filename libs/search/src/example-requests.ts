@@ -37,11 +37,12 @@ export const EXAMPLES = {
   abstain: { below: 0.7, score: 11, wide: 12, share: 0.2 },
   /**
    * The other way round: an answer the lexical confidence (or the context check) would withhold is
-   * given when an example scores `score` or more against the request — people ask this of a tool
-   * of the catalog in nearly these words, however little the tools' own texts say it. Chosen by
-   * `scripts/fit-example-gate.ts` on tuning material.
+   * given when an example scores `score` or more against the request and says at least `share` of
+   * it, and its tool is among the answer's first five — people ask this of that tool in nearly
+   * these words, however little its own text says it. Chosen by `scripts/fit-example-gate.ts` on
+   * tuning material; `score` is above the gate's scores, so a rescued answer is never withheld.
    */
-  rescue: { score: 23 },
+  rescue: { score: 24, share: 0.25 },
 } as const;
 
 /**
@@ -142,7 +143,9 @@ export interface ExampleVote {
   readonly score: number;
   /**
    * That score over the request's reach, the sum over its terms of the most any one example gets
-   * from each: how much of what the request says its best example says too (0…1).
+   * from each: how much of what the request says its best example says too (0…1). The reach runs
+   * over every example, not only those of the catalog's tools: in a catalog with few of the
+   * union's tools, shares read lower than in the union the gate was fitted on.
    */
   readonly share: number;
 }

@@ -89,6 +89,8 @@ export interface AnswerExplanation {
   readonly exampleScore: number | null;
   /** With `exampleScore`: the share of the request its best example says (`ExampleVote.share`). */
   readonly exampleShare: number | null;
+  /** The gate's first score: under it a doubtful answer is withheld (`exampleGate.score`). */
+  readonly exampleScoreBelow: number;
   /** The gate: `EXAMPLES.abstain` (under `score`, or under `wide` while the share is under `share`). */
   readonly exampleGate: { readonly score: number; readonly wide: number; readonly share: number };
   /**
@@ -126,6 +128,7 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     contextSupport: answer.contextSupport === undefined ? null : round3(answer.contextSupport),
     exampleScore: answer.exampleScore === undefined ? null : round3(answer.exampleScore),
     exampleShare: answer.exampleShare === undefined ? null : round3(answer.exampleShare),
+    exampleScoreBelow: EXAMPLES.abstain.score,
     exampleGate: { score: EXAMPLES.abstain.score, wide: EXAMPLES.abstain.wide, share: EXAMPLES.abstain.share },
     rescued: answer.rescued === true,
     rescueScore: EXAMPLES.rescue.score,

@@ -17,7 +17,8 @@ const JUDGED_TOOLS = 5;
  * answers and re-orders the tools it knows in confident ones; then the example requests
  * (`example-requests.ts`) vote for the tools whose examples the request resembles. Both act on
  * answers the lexical confidence lets through; the examples also withhold a doubtful one that none
- * of them supports (`EXAMPLES.abstain`).
+ * of them supports (`EXAMPLES.abstain`), and give back one the confidence withholds when an
+ * example close to the request vouches for one of its tools (`EXAMPLES.rescue`).
  */
 export class LearnedRanking {
   readonly encoder: EncoderMerge | undefined;
@@ -68,8 +69,10 @@ export class LearnedRanking {
 
   /**
    * An answer the lexical confidence or the context check withholds, given after all when an
-   * example request scores `EXAMPLES.rescue.score` or more against the request (it is then
-   * `answer`'s, marked `rescued`); undefined when none does, or abstention is off.
+   * example request scores `EXAMPLES.rescue.score` or more against the request, says at least
+   * `EXAMPLES.rescue.share` of it, and its tool is among the first `JUDGED_TOOLS` of the answer
+   * (whatever the limit, so limits 1 to 5 decide alike). The answer is then `answer`'s, marked
+   * `rescued`; undefined when no example vouches for it, or abstention is off.
    */
   rescued(
     request: string,
@@ -81,10 +84,21 @@ export class LearnedRanking {
     if (!this.#abstain || this.examples === undefined) return undefined;
     const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
     const votes = this.examples.votes(terms);
-    const best = votes[0]?.score ?? 0;
-    if (best < EXAMPLES.rescue.score) return undefined;
-    const answer = this.#answer(terms, votes, hits, shown, limit, confidence);
-    return { ...answer, rescued: true, exampleScore: best, exampleShare: votes[0]?.share ?? 0 };
+    const vouching = new Set<number>();
+    for (const vote of votes)
+      if (vote.score >= EXAMPLES.rescue.score && vote.share >= EXAMPLES.rescue.share) vouching.add(vote.index);
+    if (vouching.size === 0) return undefined;
+    const judged = Math.max(limit, JUDGED_TOOLS);
+    const answer = this.#answer(terms, votes, hits, hits.slice(0, judged), judged, confidence);
+    if (!answer.hits.slice(0, JUDGED_TOOLS).some((hit) => vouching.has(hit.index))) return undefined;
+    return {
+      ...answer,
+      hits: answer.hits.slice(0, limit),
+      ...(answer.lexical === undefined ? {} : { lexical: shown }),
+      rescued: true,
+      exampleScore: votes[0]?.score ?? 0,
+      exampleShare: votes[0]?.share ?? 0,
+    };
   }
 
   #answer(
@@ -134,9 +148,10 @@ export class LearnedRanking {
   }
 
   /**
-   * The best example's score when a doubtful answer is to be withheld (`EXAMPLES.abstain`): its
-   * first `JUDGED_TOOLS` tools all have examples, and none of the catalog's examples scores high
-   * enough against the request.
+   * The best example's score and share when a doubtful answer is to be withheld
+   * (`EXAMPLES.abstain`): its first `JUDGED_TOOLS` tools all have examples, and none of the
+   * catalog's examples scores `score` or more against the request, or none scores `wide` or more
+   * while the best says under `share` of it.
    */
   #unsupported(
     final: readonly SearchHit[],

@@ -1,11 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { hasSharedData, reportSharedDataSkip } from '@toolsearch/testing';
 import { unionTools } from './engine-fixture';
-import { analyzeQuery, DEFAULT_RANKING, EXAMPLES, SearchEngine, toSearchDocument } from '../src/index';
+import { analyzeQuery, DEFAULT_RANKING, EXAMPLES, SearchEngine, toSearchDocument, type SearchHit } from '../src/index';
 
 // The example requests on the 6,685-tool union: votes lift the tools people ask for in other words,
 // never a tool without examples, and a doubtful answer no example supports is withheld. The
 // requests below were written for this test.
+/** Withheld by the lexical confidence, given back by an example written for the tool it finds. */
+const RESCUED = 'ニューヨークが夜8時のとき、東京は何時？';
+const RESCUED_TOOL = 'convert_time';
+/** An example scores past the gate's first score but says little of the request. */
+const SHARE_WITHHELD =
+  'My aunt sent photos of her garden gnome collection, could you carve a wooden replica of the tallest one for her birthday?';
+
+describe('the example gate and the rescue', () => {
+  it('give back only answers the gate would not withhold again', () => {
+    // A rescued answer is never withheld by the gate: the rescue's score is above both of the gate's.
+    expect(EXAMPLES.rescue.score).toBeGreaterThanOrEqual(Math.max(EXAMPLES.abstain.score, EXAMPLES.abstain.wide));
+  });
+});
+
 describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', () => {
   let built: { on: SearchEngine; off: SearchEngine; names: string[] } | undefined;
   const union = () => {
@@ -119,9 +133,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
       expect(off.answer(chore, 5).hits.length, chore).toBeGreaterThan(0);
     }
     // An example scores past `score` but says little of the request: withheld by the share clause.
-    const gnome =
-      'My aunt sent photos of her garden gnome collection, could you carve a wooden replica of the tallest one for her birthday?';
-    const carved = on.answer(gnome, 5);
+    const carved = on.answer(SHARE_WITHHELD, 5);
     expect(carved.hits).toEqual([]);
     expect(carved.exampleScore).toBeGreaterThanOrEqual(EXAMPLES.abstain.score);
     expect(carved.exampleScore).toBeLessThan(EXAMPLES.abstain.wide);
@@ -132,30 +144,70 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(names(on, poem)).toContain('count_syllables');
   }, 60_000);
 
-  it('gives a doubtful answer after all when an example request matches it closely', () => {
+  it('gives a doubtful answer after all when an example written for one of its tools matches it closely', () => {
     const { on, off } = union();
-    const clock = 'ロンドンの朝9時はシドニーでは何時？';
-    const answer = on.answer(clock, 5);
+    const answer = on.answer(RESCUED, 5);
     expect(answer.rescued).toBe(true);
     expect(answer.exampleScore).toBeGreaterThanOrEqual(EXAMPLES.rescue.score);
-    expect(names(on, clock)).toContain('convert_time');
+    // The example that vouches is one written for a tool of the answer, the one the request asks for.
+    const examples = on.learned?.examples;
+    const vouching = (examples?.votes(analyzeQuery(RESCUED)) ?? []).filter(
+      (vote) => vote.score >= EXAMPLES.rescue.score && vote.share >= EXAMPLES.rescue.share,
+    );
+    const given = answer.hits.map((hit) => hit.index);
+    expect(vouching.some((vote) => given.includes(vote.index))).toBe(true);
+    expect(vouching.map((vote) => union().names[vote.index])).toContain(RESCUED_TOOL);
     // The lexical confidence alone withholds it.
-    expect(off.answer(clock, 5).hits).toEqual([]);
-    // Without abstention nothing is withheld, so nothing is given back either.
+    expect(off.answer(RESCUED, 5).hits).toEqual([]);
+    // Given back, it is the answer of an engine that never abstains; that engine gives nothing back.
     const never = new SearchEngine(on.index.documents, { ...DEFAULT_RANKING, abstain: false });
-    expect(never.answer(clock, 5).rescued).toBeUndefined();
+    const open = never.answer(RESCUED, 5);
+    expect(given).toEqual(open.hits.map((hit) => hit.index));
+    expect(open.rescued).toBeUndefined();
     // A chore no tool serves is not given back.
     expect(on.answer('get my car washed this afternoon', 5).rescued).toBeUndefined();
   }, 60_000);
 
+  it('gives back only an answer one of whose first five tools the close example was written for', () => {
+    const { names } = union();
+    // Only the asked-for tool keeps the text its examples were written for: the others are a
+    // tenant's own versions, which no example speaks for and no vote can move.
+    const documents = union().on.index.documents.map((document, index) =>
+      names[index] === RESCUED_TOOL ? document : { ...document, description: `${document.description} (fork)` },
+    );
+    // Without the encoder, which would merge its nearest tools (the asked-for one) into the answer.
+    const learned = new SearchEngine(documents, { ...DEFAULT_RANKING, encode: false }).learned;
+    const hit = (index: number, place: number): SearchHit => ({
+      index,
+      name: names[index] ?? '',
+      score: 10 - place,
+      reason: 'bm25',
+    });
+    const others = names
+      .flatMap((name, index) => (name === RESCUED_TOOL ? [] : [index]))
+      .slice(0, 10)
+      .map(hit);
+    expect(learned?.rescued(RESCUED, others, others.slice(0, 5), 5, 0.01)).toBeUndefined();
+    const tool = names.indexOf(RESCUED_TOOL);
+    const withTool = [hit(tool, 0), ...others.slice(0, 9)];
+    expect(learned?.rescued(RESCUED, withTool, withTool.slice(0, 5), 5, 0.01)?.rescued).toBe(true);
+  }, 60_000);
+
   it('decides alike at limits 1 to 5, lists each tool once at 20, and keeps its cost bounded on a pasted 8 KiB request', () => {
     const { on } = union();
-    for (const query of ['get my car washed this afternoon', "what time is it in Sydney when it's noon in London"]) {
+    for (const query of [
+      'get my car washed this afternoon',
+      "what time is it in Sydney when it's noon in London",
+      RESCUED,
+      SHARE_WITHHELD,
+    ]) {
       const five = on.answer(query, 5);
       for (const limit of [1, 2, 3, 4]) {
         const answer = on.answer(query, limit);
         expect(answer.hits.length === 0, `${query} at ${limit}`).toBe(five.hits.length === 0);
         expect(answer.hits.map((hit) => hit.index)).toEqual(five.hits.slice(0, limit).map((hit) => hit.index));
+        expect(answer.rescued, `${query} at ${limit}`).toBe(five.rescued);
+        expect(answer.exampleScore, `${query} at ${limit}`).toBe(five.exampleScore);
       }
     }
     // Past the first ten the ranking follows without the votes: each tool once, scores falling.
