@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'bullmq';
 import { Redis } from 'ioredis';
-import { JSONCodec, type NatsConnection, type Subscription } from 'nats';
+import type { NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolsearchClient } from '@toolsearch/client';
 import {
@@ -12,147 +8,25 @@ import {
   WorkerJobSchema,
   type ToolsearchWireError,
   type ActivityEvent,
-  type ExecReply,
-  type ExecRequest,
   type ResultEvent,
 } from '@toolsearch/proto';
 import type { Daemon } from '../src/daemon';
 import { RedisKeys } from '../src/redis-keys';
-import { collect, daemonFixture, eventually, tenantId } from './harness';
-
-const codec = JSONCodec<unknown>();
-const FIXTURE = fileURLToPath(new URL('./fixtures/file-driven-mcp-server.mjs', import.meta.url));
-
-/** Serves `exec.<toolset>` for a tenant the way a plugin would, recording every request. */
-function serveToolset(
-  nc: NatsConnection,
-  tenant: string,
-  toolset: string,
-  handle: (request: ExecRequest) => Promise<ExecReply>,
-): { calls: { request: ExecRequest; started: number; finished: number }[]; subscription: Subscription } {
-  const calls: { request: ExecRequest; started: number; finished: number }[] = [];
-  const subscription = nc.subscribe(`toolsearch.v1.${tenant}.exec.${toolset}`, {
-    callback: (error, message) => {
-      if (error) return;
-      const request = codec.decode(message.data) as ExecRequest;
-      const started = Date.now();
-      void handle(request).then((reply) => {
-        calls.push({ request, started, finished: Date.now() });
-        message.respond(codec.encode(reply));
-      });
-    },
-  });
-  return { calls, subscription };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const obj = { type: 'object', properties: {} };
-
-const TENANT = tenantId('disp');
-const SHORT = tenantId('short');
-const OTHER = tenantId('other');
+import { dispatchFixture, obj, OTHER, SHORT, sleep, TENANT, type DispatchWorld } from './dispatch-fixture';
+import { collect, eventually } from './harness';
 
 describe('dispatch, approvals and worker jobs', () => {
-  const fixture = daemonFixture({
-    tenants: {
-      [TENANT]: {
-        policy: {
-          deny: ['forbidden_*'],
-          rateLimits: [{ scope: 'session', limit: 2, windowMs: 60_000, tools: ['ping'] }],
-        },
-      },
-      [SHORT]: { policy: { approval: { expiryMs: 400 } } },
-    },
-  });
-  const dir = mkdtempSync(join(tmpdir(), 'toolsearch-dispatch-'));
-  const callLog = join(dir, 'calls.jsonl');
+  const { fixture, hookSeen, mcpCalls, start } = dispatchFixture();
   let daemon: Daemon;
   let client: ToolsearchClient;
   let operator: ToolsearchClient;
   let nc: NatsConnection;
-  let ops: ReturnType<typeof serveToolset>;
+  let ops: DispatchWorld['ops'];
   let gateway: string;
   let gatewayToken: string;
-  const hookSeen: string[] = [];
-
-  const mcpCalls = (name: string) =>
-    existsSync(callLog)
-      ? readFileSync(callLog, 'utf8')
-          .split('\n')
-          .filter((line) => line.trim() !== '')
-          .map((line) => JSON.parse(line) as { name: string; arguments: Record<string, unknown> })
-          .filter((call) => call.name === name)
-      : [];
 
   beforeAll(async () => {
-    daemon = await fixture.start([
-      {
-        before: (call) => {
-          hookSeen.push(call.tool.name);
-          if (call.tool.name === 'redacted_echo') return { arguments: { text: '[redacted]' } };
-          if (call.arguments['text'] === 'block me') return { block: 'the hook refuses this text' };
-          return undefined;
-        },
-        after: (call, result) =>
-          call.tool.name === 'redacted_echo' && result.ok ? { ...result, data: { shaped: result.data } } : undefined,
-      },
-    ]);
-    client = await fixture.client(TENANT);
-    operator = await fixture.client(TENANT);
-    nc = await fixture.connection();
-    ops = serveToolset(nc, TENANT, 'ops', async (request) => {
-      const delay = Number(request.arguments['delay_ms'] ?? 0);
-      if (delay > 0) await sleep(delay);
-      return { ok: true, data: { ran: request.tool, arguments: request.arguments } };
-    });
-    await client.putToolset({
-      id: 'ops',
-      kind: 'plugin',
-      label: 'ops',
-      tools: [
-        { name: 'sleep', description: 'Wait a while.', inputSchema: obj, annotations: { readOnlyHint: true } },
-        { name: 'write_row', description: 'Append a row to the ledger.', inputSchema: obj },
-        { name: 'drop_table', description: 'Drop a whole table.', inputSchema: obj, risk: 'high' },
-        { name: 'forbidden_launch', description: 'Launch something.', inputSchema: obj },
-        { name: 'ping', description: 'Ping.', inputSchema: obj, annotations: { readOnlyHint: true } },
-        {
-          name: 'redacted_echo',
-          description: 'Echo a text.',
-          inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-        },
-      ],
-    });
-    await client.putToolset({
-      id: 'ghost',
-      kind: 'plugin',
-      label: 'ghost',
-      tools: [{ name: 'haunt', description: 'Nobody serves this.', inputSchema: obj }],
-    });
-    const toolsFile = join(dir, 'tools.json');
-    writeFileSync(
-      toolsFile,
-      JSON.stringify([
-        {
-          name: 'delete_file',
-          description: 'Delete a file.',
-          inputSchema: obj,
-          annotations: { destructiveHint: true },
-        },
-        { name: 'read_file', description: 'Read a file.', inputSchema: obj, annotations: { readOnlyHint: true } },
-        { name: 'fail', description: 'Always fails.', inputSchema: obj, annotations: { readOnlyHint: true } },
-      ]),
-    );
-    await daemon.attachMcp(TENANT, {
-      name: 'files',
-      transport: { type: 'stdio', command: process.execPath, args: [FIXTURE, toolsFile, callLog] },
-      supports_parallel_tool_calls: false,
-    });
-    const { session, token } = await client.openSession({
-      grant: { toolsets: ['ops', 'ghost', 'mcp-files'] },
-      model: { contextLength: 128_000 },
-    });
-    gateway = session.id;
-    gatewayToken = token;
+    ({ daemon, client, operator, nc, ops, gateway, gatewayToken } = await start());
   }, 30_000);
   afterAll(() => fixture.stop());
 
