@@ -24,15 +24,13 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { NatsConnection } from 'nats';
-import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import type { Toolset } from '@toolsearch/catalog';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
-import { parseQueryFile } from '@toolsearch/search';
-import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
+import { hasSharedData, SHARED_DATA_SKIP_REASON } from '@toolsearch/testing';
 import {
   authNats,
   BENCH_KEY,
@@ -44,36 +42,10 @@ import {
   type BenchNats,
   type NatsKind,
 } from './deployment';
+import { keywordQueries, loadToolsets, publicQueries } from './bench-data';
 import { memoryRun } from './memory';
 import { clusterNats } from './nats-cluster';
 import { cpuMeter, isOk, LightRequester, percentile } from './load';
-
-function loadToolsets(): Toolset[] {
-  const parsed = parseCatalogFiles(
-    (['github', 'livemcpbench', 'toucan'] as const).map((name) => ({
-      source: name,
-      text: readFileSync(sharedDataPath(SHARED_CATALOGS[name]), 'utf8'),
-    })),
-  );
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  return parsed.toolsets;
-}
-
-/** Short keyword queries like the ones the bridge asks models to write: a tool's own name words. */
-function keywordQueries(toolsets: Toolset[]): string[] {
-  const names = toolsets.flatMap((toolset) => toolset.tools.map((tool) => tool.name));
-  const step = Math.max(1, Math.floor(names.length / 700));
-  return names
-    .filter((_, index) => index % step === 0)
-    .map((name) =>
-      name
-        .replace(/([a-z])([A-Z])/g, '$1 $2')
-        .replace(/[^A-Za-z0-9]+/g, ' ')
-        .trim()
-        .toLowerCase(),
-    )
-    .filter((q) => q !== '');
-}
 
 /**
  * Waits until the daemon has digested a burst of toolset puts: every put reaches each replica
@@ -91,14 +63,6 @@ async function settled(nc: NatsConnection, tenant: string, quietMs = 1500): Prom
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   for (const subscription of subscriptions) subscription.unsubscribe();
-}
-
-/** The public query sets' requests (long natural-language requests). */
-function publicQueries(): string[] {
-  return (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
-    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
-    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
-  });
 }
 
 /** One configuration's deployment: its NATS, and the daemon processes serving it. */

@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { connect, type NatsConnection } from 'nats';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
 import { BENCH_KEY } from './deployment';
+import { HOSTILE_QUERIES, hostileSession } from './hostile-inputs';
 import { isOk, LightRequester } from './load';
 import { DOCS_TOOLSET as docs } from '../test/harness';
 
@@ -108,45 +109,6 @@ const churnToolset = {
   })),
 };
 
-/** Patterns that backtrack for seconds in a backtracking engine (the old routing `when`). */
-const HOSTILE_WHENS = [
-  '^(a+)+$',
-  '(a|aa)+$',
-  '(a*)*b',
-  '(.*a){12}!',
-  '^(([a-z])+.)+[A-Z]([a-z])+$',
-  '(\\w+\\s?)+$',
-  '(x+x+)+y',
-  '([a-zA-Z]+)*!',
-];
-const manyStars = (last: string, stars = 20) => `${'*a'.repeat(stars)}*${last}`;
-
-/**
- * The most a session config may hold: 100 routing rules (32 with a hostile `when`, the rest
- * applying to every query), each with 100 many-star tool patterns; the grant allows by
- * many-star globs over 60-character names.
- */
-function hostileSession() {
-  const tools = Array.from({ length: 100 }, (_, i) => manyStars(String.fromCharCode(98 + (i % 24)), 12 + (i % 8)));
-  const routing = Array.from({ length: 100 }, (_, i) =>
-    i < 32
-      ? { when: `${HOSTILE_WHENS[i % HOSTILE_WHENS.length]}${'?'.repeat(Math.floor(i / 8))}`, tools, pin: true }
-      : { tools, boost: 2 },
-  );
-  return {
-    grant: { toolsets: ['long', 'docs'], allow: [...tools.slice(0, 20), 'search_*', 'read_*'] },
-    model,
-    config: { enabled: 'on', routing },
-  };
-}
-const HOSTILE_QUERIES = [
-  `${'a'.repeat(199)}!`,
-  `${'A'.repeat(120)}b`,
-  `${'x'.repeat(150)}`,
-  `${'ab '.repeat(60)}!`,
-  `${'a'.repeat(40)}!`,
-];
-
 class Attacker {
   readonly tally = newTally();
   readonly #nc: NatsConnection;
@@ -203,7 +165,7 @@ async function patterns(a: Attacker) {
   const sessions: string[] = [];
   let warnings = 0;
   for (let i = 0; i < 20; i += 1) {
-    const body = await a.must(ENDPOINTS.sessionsOpen.template, hostileSession());
+    const body = await a.must(ENDPOINTS.sessionsOpen.template, hostileSession(model));
     const session = body['session'] as { id: string; warnings: string[] };
     sessions.push(session.id);
     warnings = session.warnings.length;

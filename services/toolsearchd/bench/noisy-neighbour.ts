@@ -25,18 +25,18 @@
  * from it. Runs on a nats-server of its own (free port) and the Redis at TOOLSEARCH_REDIS_URL.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { connect, type NatsConnection } from 'nats';
-import { parseCatalogFiles, type Toolset } from '@toolsearch/catalog';
+import type { Toolset } from '@toolsearch/catalog';
 import { ToolsearchClient } from '@toolsearch/client';
 import { ENDPOINTS, subject } from '@toolsearch/proto';
-import { parseQueryFile } from '@toolsearch/search';
-import { hasSharedData, SHARED_CATALOGS, SHARED_DATA_SKIP_REASON, sharedDataPath } from '@toolsearch/testing';
+import { hasSharedData, SHARED_DATA_SKIP_REASON } from '@toolsearch/testing';
 import { freePort } from '../test/harness';
+import { loadToolsets, publicQueries } from './bench-data';
 import { BENCH_KEY, removeDeployment, type BenchNats } from './deployment';
 import { cpuMeter, isOk, LightRequester, percentile } from './load';
 import type { Scenario } from './noisy-attacks';
@@ -90,25 +90,6 @@ function daemonConfig(
       [ids.a]: { apiKeys, ...(A_QUOTAS[run] !== undefined ? { quotas: A_QUOTAS[run] } : {}) },
     },
   };
-}
-
-function loadToolsets(): Toolset[] {
-  const parsed = parseCatalogFiles(
-    (['github', 'livemcpbench', 'toucan'] as const).map((name) => ({
-      source: name,
-      text: readFileSync(sharedDataPath(SHARED_CATALOGS[name]), 'utf8'),
-    })),
-  );
-  if (!parsed.ok) throw new Error(parsed.error.message);
-  return parsed.toolsets;
-}
-
-/** The public query sets' requests (long natural-language requests), as bench:daemon's paced run. */
-function publicQueries(): string[] {
-  return (['queries-livemcpbench.jsonl', 'queries-stabletoolbench.jsonl'] as const).flatMap((file) => {
-    const parsed = parseQueryFile(readFileSync(sharedDataPath(file), 'utf8'));
-    return parsed.ok ? parsed.queries.map((q) => q.query) : [];
-  });
 }
 
 /** Waits until the tenant's events have been quiet for `quietMs` (the registry watch digested the puts). */
