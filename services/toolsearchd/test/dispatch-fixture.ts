@@ -46,7 +46,7 @@ export const TENANT = tenantId('disp');
 export const SHORT = tenantId('short');
 export const OTHER = tenantId('other');
 
-/** What the tests reach once the daemon is up (`DispatchFixture.start`). */
+/** What the tests reach once the daemon is up (`dispatchFixture().start`). */
 export interface DispatchWorld {
   readonly daemon: Daemon;
   readonly client: ToolsearchClient;
