@@ -227,6 +227,18 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     for (let round = 0; round < 20; round += 1) examples?.votes(analyzeQuery(pasted.slice(0, 8_192)));
     // At most `EXAMPLES.maxTerms` distinct terms are looked up, each one binary search and its postings.
     expect((performance.now() - started) / 20).toBeLessThan(20);
+    // Whole answers stay bounded the same way: this one given, and a pasted request the lexical
+    // confidence withholds and the examples give back (votes, the encoder's merge, the fusion).
+    let repeated = '';
+    while (repeated.length < 8_192) repeated += `${RESCUED} `;
+    repeated = repeated.slice(0, 8_192);
+    expect(on.answer(repeated, 5).rescued).toBe(true);
+    const whole = performance.now();
+    for (let round = 0; round < 20; round += 1) {
+      on.answer(pasted.slice(0, 8_192), 5);
+      on.answer(repeated, 5);
+    }
+    expect((performance.now() - whole) / 40).toBeLessThan(20);
   }, 60_000);
 });
 reportSharedDataSkip(it.skip);
