@@ -200,7 +200,7 @@ export function givenAnswer(
     learned === undefined
       ? { hits: shown, confidence, nearest: [] }
       : learned.answer(request, hits, shown, limit, confidence);
-  return contextSupport === undefined ? answer : { ...answer, contextSupport };
+  return withSupport(answer, contextSupport);
 }
 
 /**
@@ -217,5 +217,10 @@ export function withheldAnswer(
   contextSupport?: number,
 ): SearchAnswer {
   const answer = learned?.rescued(request, hits, shown, limit, confidence) ?? { hits: [], confidence, nearest: shown };
+  return withSupport(answer, contextSupport);
+}
+
+/** `answer` with the context check's support, when it ran. */
+function withSupport(answer: SearchAnswer, contextSupport: number | undefined): SearchAnswer {
   return contextSupport === undefined ? answer : { ...answer, contextSupport };
 }
