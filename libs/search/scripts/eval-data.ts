@@ -39,10 +39,22 @@ export const LMB_NEGATIVES: EvalSet = {
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
- * them); `fresh10` (twenty-second session) has been measured but not read, and `fresh11` (written
- * later in the same session) is the unseen one.
+ * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third);
+ * `fresh12` and `fresh13` (written at the start of the twenty-third session) are the unseen ones.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh13 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh13-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh13 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh13-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh11 answerable',
     catalogs: UNION,
