@@ -44,6 +44,18 @@ export const LMB_NEGATIVES: EvalSet = {
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
   {
+    name: 'fresh12 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh12-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh12 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh12-abstention-queries.jsonl'),
+    own: true,
+  },
+  {
     name: 'fresh13 answerable',
     catalogs: UNION,
     file: resolve(here, '../eval/fresh13-answerable-queries.jsonl'),
