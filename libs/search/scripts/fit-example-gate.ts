@@ -1,11 +1,11 @@
 /**
  * Chooses `EXAMPLES.abstain` (`src/example-requests.ts`): below which confidence, and under which
  * best example score (or which wider score while the best example says under which share of the
- * request), an answer whose judged tools all have example requests is withheld; and
+ * request), an answer at least how many of whose judged tools have example requests is withheld; and
  * `EXAMPLES.rescue`: from which example score and share an answer the lexical confidence or the
  * context check withholds is given after all (when that example's tool is among its first five). Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
- * held-out sets that have been read (`fresh` to `fresh9`, whole; `eval/README.md`) — and prints
+ * held-out sets that have been read (`fresh` to `fresh11`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
  * examples: the gate never applies there.
  *
@@ -38,12 +38,13 @@ interface Sample {
   readonly score: number;
   /** The share of the request that example says (`ExampleVote.share`). */
   readonly share: number;
-  /** Every judged tool has examples (the gate can apply). */
-  readonly judged: boolean;
+  /** How many of the (up to five) judged tools have examples, and how many are judged. */
+  readonly known: number;
+  readonly judged: number;
 }
 
 const dataDir = publicDataDir();
-const READ_SETS = /^fresh[2-9]? /;
+const READ_SETS = /^fresh([2-9]|1[01])? /;
 const sets = [
   ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
   LMB_NEGATIVES,
@@ -113,20 +114,25 @@ for (const set of sets) {
         confidence: answer.confidence,
         score: votes[0]?.score ?? 0,
         share: votes[0]?.share ?? 0,
-        judged: given.slice(0, 5).every((hit) => examples.has(hit.index)),
+        known: given.slice(0, 5).filter((hit) => examples.has(hit.index)).length,
+        judged: Math.min(5, given.length),
       });
     }
 }
 
-/** A gate: under `below` confidence, withheld when the best example scores under `score`, or under `wide` while saying under `share` of the request. */
+/**
+ * A gate: under `below` confidence, with at least `known` judged tools that have examples, withheld
+ * when the best example scores under `score`, or under `wide` while saying under `share` of the request.
+ */
 interface Gate {
   readonly below: number;
   readonly score: number;
   readonly wide: number;
   readonly share: number;
+  readonly known: number;
 }
 const withheld = (sample: Sample, gate: Gate) =>
-  sample.judged &&
+  sample.known >= Math.min(gate.known, sample.judged) &&
   sample.confidence < gate.below &&
   (sample.score < gate.score || (sample.score < gate.wide && sample.share < gate.share));
 const tuning = samples.filter((sample) => sample.part === 'tuning');
@@ -134,16 +140,20 @@ const hits = tuning.filter((sample) => sample.answerable && sample.hit);
 const negatives = tuning.filter((sample) => !sample.answerable);
 const budget = Math.floor(hits.length * 0.01);
 let best: (Gate & { emptied: number; lost: number }) | undefined;
+/** The best gate for each `known`, for the record (how much tolerating unknown tools buys). */
+const bestByKnown = new Map<number, Gate & { emptied: number; lost: number }>();
 console.log(
   `tuning: ${hits.length} hits, ${negatives.length} no-capability requests answered; at most ${budget} hits withheld`,
 );
 const gates: Gate[] = [];
-for (const below of [0.3, 0.5, 0.7, 0.9, 1.01])
-  for (let score = 8; score <= 16; score += 0.5) {
-    gates.push({ below, score, wide: score, share: 0 });
-    for (let wide = Math.floor(score) + 1; wide <= 20; wide += 1)
-      for (const share of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) gates.push({ below, score, wide, share });
-  }
+// Narrower first (all judged tools known, then four, then three), so that ties go to the narrower.
+for (const known of [5, 4, 3])
+  for (const below of [0.3, 0.5, 0.7, 0.9, 1.01])
+    for (let score = 8; score <= 16; score += 0.5) {
+      gates.push({ below, score, wide: score, share: 0, known });
+      for (let wide = Math.floor(score) + 1; wide <= 20; wide += 1)
+        for (const share of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) gates.push({ below, score, wide, share, known });
+    }
 for (const gate of gates) {
   const lost = hits.filter((sample) => withheld(sample, gate));
   const perSet = new Map<string, number>();
@@ -152,8 +162,14 @@ for (const gate of gates) {
   const allowed = lost.length <= budget && [...perSet.values()].every((count) => count <= 1);
   if (gate.share === 0 && gate.score % 1 === 0)
     console.log(
-      `below ${gate.below} score ${gate.score}: ${emptied} emptied, ${lost.length} hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+      `known ${gate.known} below ${gate.below} score ${gate.score}: ${emptied} emptied, ${lost.length} hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
     );
+  const held = bestByKnown.get(gate.known);
+  if (
+    allowed &&
+    (held === undefined || emptied > held.emptied || (emptied === held.emptied && lost.length < held.lost))
+  )
+    bestByKnown.set(gate.known, { ...gate, emptied, lost: lost.length });
   // Ties go to the gate listed first: the narrower one.
   if (
     allowed &&
@@ -161,6 +177,7 @@ for (const gate of gates) {
   )
     best = { ...gate, emptied, lost: lost.length };
 }
+for (const [known, gate] of bestByKnown) console.log(`best with known ${known}:`, JSON.stringify(gate));
 console.log('chosen:', best, 'in the code now:', EXAMPLES.abstain);
 // The frozen test parts, for the record (they choose nothing).
 const inCode: Gate = EXAMPLES.abstain;

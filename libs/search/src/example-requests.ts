@@ -28,13 +28,16 @@ export const EXAMPLES = {
   /** Distinct request terms looked up: a long request's first ones say what it is about. */
   maxTerms: 64,
   /**
-   * A doubtful answer (confidence under `below`) whose judged tools all have examples is withheld
-   * when no example of the catalog scores `score` or more against the request — the request is not
-   * one people ask of these tools — or none scores `wide` or more while the best says less than
-   * `share` of the request (`ExampleVote.share`: it matches an incidental word or two of a longer
-   * request). Chosen by `scripts/fit-example-gate.ts` on tuning material.
+   * A doubtful answer (confidence under `below`) at least `known` of whose five judged tools have
+   * examples (all of them when fewer are judged) is withheld when no example of the catalog scores
+   * `score` or more against the request — the request is not one people ask of these tools — or
+   * none scores `wide` or more while the best says less than `share` of the request
+   * (`ExampleVote.share`: it matches an incidental word or two of a longer request). A judged tool
+   * without examples (a tenant's own, or one too thinly described to have been written for) could
+   * be the one asked for, unseen by the examples: `known` says how many such the gate tolerates.
+   * Chosen by `scripts/fit-example-gate.ts` on tuning material.
    */
-  abstain: { below: 0.7, score: 11, wide: 12, share: 0.2 },
+  abstain: { below: 0.7, score: 12, wide: 16, share: 0.2, known: 3 },
   /**
    * The other way round: an answer the lexical confidence (or the context check) would withhold is
    * given when an example scores `score` or more against the request and says at least `share` of
@@ -42,7 +45,7 @@ export const EXAMPLES = {
    * these words, however little its own text says it. Chosen by `scripts/fit-example-gate.ts` on
    * tuning material; `score` is above the gate's scores, so a rescued answer is never withheld.
    */
-  rescue: { score: 24, share: 0.25 },
+  rescue: { score: 29, share: 0.25 },
 } as const;
 
 /**

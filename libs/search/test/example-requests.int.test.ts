@@ -7,11 +7,11 @@ import { analyzeQuery, DEFAULT_RANKING, EXAMPLES, SearchEngine, toSearchDocument
 // never a tool without examples, and a doubtful answer no example supports is withheld. The
 // requests below were written for this test.
 /** Withheld by the lexical confidence, given back by an example written for the tool it finds. */
-const RESCUED = 'ニューヨークが夜8時のとき、東京は何時？';
+const RESCUED = '東京が朝9時のとき、ロンドンは何時？';
 const RESCUED_TOOL = 'convert_time';
 /** An example scores past the gate's first score but says little of the request. */
 const SHARE_WITHHELD =
-  'My aunt sent photos of her garden gnome collection, could you carve a wooden replica of the tallest one for her birthday?';
+  'My uncle emailed pictures of his vintage train set, could you glue the broken caboose back together before the weekend?';
 
 describe('the example gate and the rescue', () => {
   it('give back only answers the gate would not withhold again', () => {
@@ -144,6 +144,30 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(names(on, poem)).toContain('count_syllables');
   }, 60_000);
 
+  it('withholds a doubtful answer only while enough of its judged tools have examples', () => {
+    // A judged tool without examples (a tenant's own version: its text differs) may be the one
+    // asked for; the gate tolerates 5 - `known` of them and gives the answer when there are more.
+    const { on } = union();
+    const chore = 'get my car washed this afternoon';
+    const nearest = on.answer(chore, 5).nearest.map((hit) => hit.index);
+    expect(nearest.length).toBe(5);
+    const tolerated = 5 - EXAMPLES.abstain.known;
+    for (const forks of [tolerated, tolerated + 1]) {
+      const forked = new Set(nearest.slice(0, forks));
+      const engine = new SearchEngine(
+        on.index.documents.map((document, index) =>
+          forked.has(index) ? { ...document, description: `${document.description} (fork)` } : document,
+        ),
+      );
+      const answer = engine.answer(chore, 5);
+      const judged = answer.hits.length > 0 ? answer.hits : answer.nearest;
+      const known = judged.filter((hit) => engine.learned?.examples?.has(hit.index)).length;
+      if (known >= EXAMPLES.abstain.known) expect(answer.hits, `${forks} forked`).toEqual([]);
+      else expect(answer.hits.length, `${forks} forked`).toBeGreaterThan(0);
+      expect(known, `${forks} forked`).toBe(5 - forks);
+    }
+  }, 60_000);
+
   it('gives a doubtful answer after all when an example written for one of its tools matches it closely', () => {
     const { on, off } = union();
     const answer = on.answer(RESCUED, 5);
@@ -188,7 +212,12 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
       .slice(0, 10)
       .map(hit);
     expect(learned?.rescued(RESCUED, others, others.slice(0, 5), 5, 0.01)).toBeUndefined();
-    const tool = names.indexOf(RESCUED_TOOL);
+    // The copy of the asked-for tool whose example vouches (copies under other servers may differ).
+    const vouching = learned?.examples
+      ?.votes(analyzeQuery(RESCUED))
+      .find((vote) => vote.score >= EXAMPLES.rescue.score && vote.share >= EXAMPLES.rescue.share);
+    expect(names[vouching?.index ?? -1]).toBe(RESCUED_TOOL);
+    const tool = vouching?.index ?? -1;
     const withTool = [hit(tool, 0), ...others.slice(0, 9)];
     expect(learned?.rescued(RESCUED, withTool, withTool.slice(0, 5), 5, 0.01)?.rescued).toBe(true);
   }, 60_000);

