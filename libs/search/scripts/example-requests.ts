@@ -1,7 +1,6 @@
 /**
- * Writes `src/generated/example-requests.ts`: the training requests of
- * `training/synthetic-requests.jsonl` (written for the union catalogs' tools, never from a query
- * set) as an inverted index that search reads at query time (`src/example-requests.ts`). Each
+ * Writes `src/generated/example-requests.ts`: the training requests of `training/` (every file of
+ * `training-files.ts`; written for the union catalogs' tools, never from a query set) as an inverted index that search reads at query time (`src/example-requests.ts`). Each
  * request becomes an *example* of its tool: its analysed terms (each once), and its tool's place in
  * the known-tools list (`generated/encoder-known-tools.ts`, run `known-tools.ts` first). Terms are
  * stored as FNV-1a digests (no word list to hold in memory); two terms with one digest share
@@ -9,7 +8,7 @@
  *
  *   npx tsx libs/search/scripts/example-requests.ts [data dir]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeQuery } from '../src/analyzer';
@@ -17,6 +16,7 @@ import { analyzerFingerprint } from '../src/example-requests';
 import { fnv1a, knownToolSlots, toolDigest } from '../src/known-tools';
 import { loadCatalogDocuments, UNION } from './eval-data';
 import { publicDataDir } from './public-catalogs';
+import { readTrainingLines } from './training-files';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const union = loadCatalogDocuments(publicDataDir(), UNION);
@@ -31,12 +31,9 @@ union.ids.forEach((id, at) => {
 const examples: { slot: number; terms: number[] }[] = [];
 const spelled = new Map<number, string>();
 let collisions = 0;
-const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
-for (const line of readFileSync(trainingFile, 'utf8').split('\n')) {
-  if (line.trim() === '') continue;
-  const { id, requests } = JSON.parse(line) as { id: string; requests: string[] };
+for (const { id, requests, file } of readTrainingLines()) {
   const slot = slotOf.get(id);
-  if (slot === undefined) throw new Error(`${trainingFile}: ${id} is not a known union tool (run known-tools.ts)`);
+  if (slot === undefined) throw new Error(`${file}: ${id} is not a known union tool (run known-tools.ts)`);
   for (const request of requests) {
     const digests = new Set<number>();
     for (const term of analyzeQuery(request)) {

@@ -6,7 +6,7 @@
  *    (`splitQueries`; the frozen test parts are never read here): the request words' weights.
  * 2. Tool-word co-occurrence across the public catalogs' tool texts (name + description), scored
  *    by normalised PMI: expansions of weak words.
- * 3. The synthetic requests of `training/synthetic-requests.jsonl` (written for the union
+ * 3. The synthetic requests of `training/` (`training-files.ts`: written for the union
  *    catalogs' tools; `training/README.md`): related words (`related-words.ts`).
  *
  * Run: `npx tsx libs/search/scripts/learn-associations.ts [data dir]` (default ../shared/data).
@@ -21,6 +21,7 @@ import { splitQueries } from '../src/query-split';
 import { PARAMS, type Association } from './association-params';
 import { cooccurrenceAssociations } from './cooccurrence';
 import { learnRelated, type RequestPair } from './related-words';
+import { readTrainingLines, TRAINING_FILES } from './training-files';
 import {
   PUBLIC_CATALOGS,
   publicDataDir,
@@ -137,7 +138,7 @@ const relatedParams = {
   ...PARAMS.related,
   ...(relatedOff ? {} : (JSON.parse(process.env['RELATED'] ?? '{}') as object)),
 } as typeof PARAMS.related;
-const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
+const trainingFile = TRAINING_FILES[0];
 if (!relatedOff && !existsSync(trainingFile)) console.warn(`no ${trainingFile}: the table has no related words`);
 let syntheticPairs = 0;
 /** `NECESSITY`: where the request words' weights come from (see the term necessity below). */
@@ -149,11 +150,9 @@ if (existsSync(trainingFile) && !relatedOff) {
   for (const catalog of CATALOGS)
     for (const tool of readJsonl<CatalogTool>(catalog)) byId.set(`${tool.server}::${tool.name}`, tool);
   const pairs: RequestPair[] = [];
-  for (const line of readFileSync(trainingFile, 'utf8').split('\n')) {
-    if (line.trim() === '') continue;
-    const { id, requests } = JSON.parse(line) as { id: string; requests: string[] };
+  for (const { id, requests, file } of readTrainingLines()) {
     const tool = byId.get(id);
-    if (tool === undefined) throw new Error(`${trainingFile}: no catalog tool ${id}`);
+    if (tool === undefined) throw new Error(`${file}: no catalog tool ${id}`);
     for (const request of requests)
       pairs.push({ request, toolTexts: [toolText(tool)], servers: [tool.server], names: [tool.name] });
   }

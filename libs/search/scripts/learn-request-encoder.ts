@@ -1,8 +1,8 @@
 /**
  * Trains the request encoder (`src/request-encoder.ts`) and writes it as a committed build
  * artefact, `src/generated/request-encoder.ts`: one vector per word, learned so that a synthetic
- * request (`training/synthetic-requests.jsonl`, written by helpers for the tools of the union
- * catalogs; no query of any evaluation set) lands nearest the tool it was written for.
+ * request (`training/synthetic-requests.jsonl` only: `training-files.ts`; written by helpers for the
+ * tools of the union catalogs; no query of any evaluation set) lands nearest the tool it was written for.
  *
  * The model: a request is the unit-length sum of its words' vectors, a tool the unit-length sum
  * of its text's words' vectors weighted by their IDF in the union catalog; words are shared by
@@ -16,7 +16,7 @@
  * same data.
  * Settings (BENCHMARKS.md, issue 21) were chosen on the tuning parts only.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyzeQuery } from '../src/analyzer';
@@ -24,6 +24,7 @@ import { Bm25Index } from '../src/bm25-index';
 import { encodedToolTerms } from '../src/request-encoder';
 import { loadCatalogDocuments, UNION } from './eval-data';
 import { publicDataDir, quoted } from './public-catalogs';
+import { ENCODER_TRAINING_FILES, readTrainingLines } from './training-files';
 
 const SETTINGS = {
   dimensions: 48,
@@ -41,7 +42,6 @@ const SETTINGS = {
 const here = dirname(fileURLToPath(import.meta.url));
 const dataDir = publicDataDir();
 const out = resolve(here, '../src/generated/request-encoder.ts');
-const trainingFile = resolve(here, '../training/synthetic-requests.jsonl');
 
 // The union catalog's tools, as the engine indexes them (no query file is read).
 const union = loadCatalogDocuments(dataDir, UNION);
@@ -55,11 +55,9 @@ const requests: { terms: string[]; tool: number }[] = [];
 const seen = new Map<string, number>();
 const count = (term: string) => seen.set(term, (seen.get(term) ?? 0) + 1);
 for (const terms of toolTerms) terms.forEach(count);
-for (const line of readFileSync(trainingFile, 'utf8').split('\n')) {
-  if (line.trim() === '') continue;
-  const { id, requests: texts } = JSON.parse(line) as { id: string; requests: string[] };
+for (const { id, requests: texts, file } of readTrainingLines(ENCODER_TRAINING_FILES)) {
   const tool = position.get(id);
-  if (tool === undefined) throw new Error(`${trainingFile}: no union tool ${id}`);
+  if (tool === undefined) throw new Error(`${file}: no union tool ${id}`);
   for (const text of texts) {
     const terms = [...new Set(analyzeQuery(text))];
     terms.forEach(count);

@@ -37,7 +37,7 @@ export const EXAMPLES = {
    * be the one asked for, unseen by the examples: `known` says how many such the gate tolerates.
    * Chosen by `scripts/fit-example-gate.ts` on tuning material.
    */
-  abstain: { below: 0.7, score: 12, wide: 16, share: 0.2, known: 3 },
+  abstain: { below: 0.7, score: 12, wide: 13, share: 0.2, known: 3 },
   /**
    * The other way round: an answer the lexical confidence (or the context check) would withhold is
    * given when an example scores `score` or more against the request and says at least `share` of

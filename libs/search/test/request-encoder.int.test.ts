@@ -25,7 +25,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
 
   it('lifts the tool a doubtful request needs but does not name', () => {
     const { on, off, names } = union();
-    const clock = 'when it is noon in Paris what time is it in New York';
+    const clock = 'how many hours ahead is Tokyo compared to Berlin';
     const scans = on.encoderScans;
     expect(on.answer(clock, 5).encoded).toBe(true);
     // One scan of the catalog for the doubtful answer, none for a confident one (a caller charges it).
@@ -35,7 +35,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
     // Into the first five; lexically it is not there.
     expect(place(on, names, clock, /convert_time/)).toBeGreaterThanOrEqual(0);
     expect(place(off, names, clock, /convert_time/)).toBe(-1);
-    const word = 'my kid asked what ephemeral means and I blanked';
+    const word = 'I came across the word sonder online, what does that mean';
     expect(place(on, names, word, /definition/i)).toBeGreaterThanOrEqual(0);
     expect(place(off, names, word, /definition/i)).toBe(-1);
   }, 60_000);
@@ -46,7 +46,7 @@ describe.skipIf(!hasSharedData())('request encoder on the 6,685-tool union', () 
       tools.map((tool) => toSearchDocument(tool)),
       { ...DEFAULT_RANKING, examples: false },
     );
-    const clock = 'when it is noon in Paris what time is it in New York';
+    const clock = 'how many hours ahead is Tokyo compared to Berlin';
     engine.prepareEncoder();
     const early = engine.answer(clock, 5);
     expect(early.encoded).toBeUndefined();
