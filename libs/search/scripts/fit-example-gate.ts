@@ -41,6 +41,8 @@ interface Sample {
   /** How many of the (up to five) judged tools have examples, and how many are judged. */
   readonly known: number;
   readonly judged: number;
+  /** Every judged tool comes from a source the examples know (else the gate stays out). */
+  readonly sources: boolean;
 }
 
 const dataDir = publicDataDir();
@@ -116,6 +118,7 @@ for (const set of sets) {
         share: votes[0]?.share ?? 0,
         known: given.slice(0, 5).filter((hit) => examples.has(hit.index)).length,
         judged: Math.min(5, given.length),
+        sources: given.slice(0, 5).every((hit) => examples.knowsSource(hit.index)),
       });
     }
 }
@@ -132,6 +135,7 @@ interface Gate {
   readonly known: number;
 }
 const withheld = (sample: Sample, gate: Gate) =>
+  sample.sources &&
   sample.known >= Math.min(gate.known, sample.judged) &&
   sample.confidence < gate.below &&
   (sample.score < gate.score || (sample.score < gate.wide && sample.share < gate.share));

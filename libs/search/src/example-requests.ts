@@ -28,13 +28,14 @@ export const EXAMPLES = {
   /** Distinct request terms looked up: a long request's first ones say what it is about. */
   maxTerms: 64,
   /**
-   * A doubtful answer (confidence under `below`) at least `known` of whose five judged tools have
-   * examples (all of them when fewer are judged) is withheld when no example of the catalog scores
-   * `score` or more against the request — the request is not one people ask of these tools — or
-   * none scores `wide` or more while the best says less than `share` of the request
-   * (`ExampleVote.share`: it matches an incidental word or two of a longer request). A judged tool
-   * without examples (a tenant's own, or one too thinly described to have been written for) could
-   * be the one asked for, unseen by the examples: `known` says how many such the gate tolerates.
+   * A doubtful answer (confidence under `below`) whose five judged tools all come from sources the
+   * examples know, and at least `known` of them have examples themselves (all of them when `known`
+   * or fewer are judged), is withheld when no example of the catalog scores `score` or more
+   * against the request — the request is not one people ask of these tools — or none scores `wide`
+   * or more while the best says less than `share` of the request (`ExampleVote.share`: it matches
+   * an incidental word or two of a longer request). A judged tool without examples could be the
+   * one asked for, unseen by the examples: one of a source without any (a tenant's own server)
+   * keeps the gate out; up to 5 − `known` thinly described tools of known sources are tolerated.
    * Chosen by `scripts/fit-example-gate.ts` on tuning material.
    */
   abstain: { below: 0.7, score: 12, wide: 13, share: 0.2, known: 3 },
@@ -159,21 +160,37 @@ export class ExampleVotes {
   readonly #starts: Int32Array;
   /** The catalog positions of the known tools' copies, grouped by known tool. */
   readonly #docs: Int32Array;
-  /** Per catalog position: 1 when the tool has examples. */
+  /** Per catalog position: 1 when the tool has examples, 2 when it has none but a tool of its source does. */
   readonly #known: Uint8Array;
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
-  private constructor(starts: Int32Array, docs: Int32Array, size: number) {
+  private constructor(starts: Int32Array, docs: Int32Array, labels: readonly string[]) {
     this.#starts = starts;
     this.#docs = docs;
-    this.#known = new Uint8Array(size);
-    for (const doc of docs) this.#known[doc] = 1;
+    this.#known = new Uint8Array(labels.length);
+    const sources = new Set<string>();
+    for (const doc of docs) {
+      this.#known[doc] = 1;
+      sources.add(labels[doc] as string);
+    }
+    labels.forEach((label, doc) => {
+      if (this.#known[doc] === 0 && sources.has(label)) this.#known[doc] = 2;
+    });
   }
 
   /** Whether the tool at catalog position `index` has examples (they can vote for it). */
   has(index: number): boolean {
     return this.#known[index] === 1;
+  }
+
+  /**
+   * Whether the examples know the source of the tool at `index`: it has examples, or another tool
+   * of its source (MCP server or plugin) has. A union server's thinly described tool has none of
+   * its own; a tenant's own server has none at all.
+   */
+  knowsSource(index: number): boolean {
+    return this.#known[index] !== 0;
   }
 
   /**
@@ -199,7 +216,11 @@ export class ExampleVotes {
       docs[filled[slot] as number] = doc;
       filled[slot] = (filled[slot] as number) + 1;
     });
-    return new ExampleVotes(starts, docs, documents.length);
+    return new ExampleVotes(
+      starts,
+      docs,
+      documents.map((document) => document.label),
+    );
   }
 
   /**

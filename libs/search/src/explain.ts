@@ -91,8 +91,16 @@ export interface AnswerExplanation {
   readonly exampleShare: number | null;
   /** The gate's first score: under it a doubtful answer is withheld (`exampleGate.score`). */
   readonly exampleScoreBelow: number;
-  /** The gate: `EXAMPLES.abstain` (under `score`, or under `wide` while the share is under `share`). */
-  readonly exampleGate: { readonly score: number; readonly wide: number; readonly share: number };
+  /**
+   * The gate: `EXAMPLES.abstain` (under `score`, or under `wide` while the share is under `share`;
+   * only when the judged tools' sources all have examples and `known` of them have their own).
+   */
+  readonly exampleGate: {
+    readonly score: number;
+    readonly wide: number;
+    readonly share: number;
+    readonly known: number;
+  };
   /**
    * The lexical confidence or the context check would have withheld the answer, and an example
    * request scoring `rescueScore` or more gave it after all (`EXAMPLES.rescue`).
@@ -129,7 +137,12 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     exampleScore: answer.exampleScore === undefined ? null : round3(answer.exampleScore),
     exampleShare: answer.exampleShare === undefined ? null : round3(answer.exampleShare),
     exampleScoreBelow: EXAMPLES.abstain.score,
-    exampleGate: { score: EXAMPLES.abstain.score, wide: EXAMPLES.abstain.wide, share: EXAMPLES.abstain.share },
+    exampleGate: {
+      score: EXAMPLES.abstain.score,
+      wide: EXAMPLES.abstain.wide,
+      share: EXAMPLES.abstain.share,
+      known: EXAMPLES.abstain.known,
+    },
     rescued: answer.rescued === true,
     rescueScore: EXAMPLES.rescue.score,
     features:

@@ -149,8 +149,8 @@ export class LearnedRanking {
 
   /**
    * The best example's score and share when a doubtful answer is to be withheld
-   * (`EXAMPLES.abstain`): at least `known` of its first `JUDGED_TOOLS` tools have examples (all
-   * of them when it has fewer), and none of the
+   * (`EXAMPLES.abstain`): its first `JUDGED_TOOLS` tools all come from sources the examples know,
+   * at least `known` of them have examples (all of them when `known` or fewer are judged), and none of the
    * catalog's examples scores `score` or more against the request, or none scores `wide` or more
    * while the best says under `share` of it.
    */
@@ -166,8 +166,9 @@ export class LearnedRanking {
     const { score, wide, share } = EXAMPLES.abstain;
     if (best.score >= score && (best.score >= wide || best.share >= share)) return undefined;
     const first = final.slice(0, JUDGED_TOOLS);
+    if (first.length === 0 || !first.every((hit) => examples.knowsSource(hit.index))) return undefined;
     const known = first.reduce((count, hit) => count + (examples.has(hit.index) ? 1 : 0), 0);
-    return first.length > 0 && known >= Math.min(EXAMPLES.abstain.known, first.length) ? best : undefined;
+    return known >= Math.min(EXAMPLES.abstain.known, first.length) ? best : undefined;
   }
 }
 
