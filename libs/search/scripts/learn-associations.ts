@@ -21,7 +21,7 @@ import { splitQueries } from '../src/query-split';
 import { PARAMS, type Association } from './association-params';
 import { cooccurrenceAssociations } from './cooccurrence';
 import { learnRelated, type RequestPair } from './related-words';
-import { readTrainingLines, TRAINING_FILES } from './training-files';
+import { readTrainingLines, RELATED_TRAINING_FILES, TRAINING_FILES } from './training-files';
 import {
   PUBLIC_CATALOGS,
   publicDataDir,
@@ -150,7 +150,7 @@ if (existsSync(trainingFile) && !relatedOff) {
   for (const catalog of CATALOGS)
     for (const tool of readJsonl<CatalogTool>(catalog)) byId.set(`${tool.server}::${tool.name}`, tool);
   const pairs: RequestPair[] = [];
-  for (const { id, requests, file } of readTrainingLines()) {
+  for (const { id, requests, file } of readTrainingLines(RELATED_TRAINING_FILES)) {
     const tool = byId.get(id);
     if (tool === undefined) throw new Error(`${file}: no catalog tool ${id}`);
     for (const request of requests)

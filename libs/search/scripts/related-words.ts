@@ -97,10 +97,7 @@ export function learnRelated(
     }
   }
   if (params.maxSources === undefined) return learned;
-  // Counted per script of the request word: Japanese and Chinese requests yield many character
-  // pairs each, and their number says nothing about how often English words lead to the tool word.
-  const key = (from: string, to: string) => `${from.charCodeAt(0) >= 0x3000 ? 'cjk' : 'latin'} ${to}`;
   const sources = new Map<string, number>();
-  for (const { from, to } of learned) sources.set(key(from, to), (sources.get(key(from, to)) ?? 0) + 1);
-  return learned.filter(({ from, to }) => (sources.get(key(from, to)) ?? 0) <= (params.maxSources as number));
+  for (const { to } of learned) sources.set(to, (sources.get(to) ?? 0) + 1);
+  return learned.filter(({ to }) => (sources.get(to) ?? 0) <= (params.maxSources as number));
 }

@@ -46,7 +46,7 @@ export const EXAMPLES = {
    * these words, however little its own text says it. Chosen by `scripts/fit-example-gate.ts` on
    * tuning material; `score` is above the gate's scores, so a rescued answer is never withheld.
    */
-  rescue: { score: 29, share: 0.25 },
+  rescue: { score: 29, share: 0.3 },
 } as const;
 
 /**
