@@ -71,6 +71,8 @@ interface Table {
   readonly tools: Uint16Array;
   /** Per example: its BM25 length factor, (k1 + 1) / (1 + k1 (1 − b + b · length / average)). */
   readonly norms: Float32Array;
+  /** Per term: its idf times the largest length factor among its examples — the most one example gets from it. */
+  readonly tops: Float64Array;
   /** Scratch for one request: per example its score, and which examples it touched. */
   readonly scores: Float64Array;
   readonly touched: Int32Array;
@@ -125,18 +127,52 @@ function loadTable(): Table {
   const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
   const { k1, b } = EXAMPLES;
   const norms = Float32Array.from(lengths, (length) => (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average)));
+  const tops = new Float64Array(terms.length);
+  for (let at = 0; at < terms.length; at += 1) {
+    const from = starts[at] as number;
+    const to = starts[at + 1] as number;
+    let most = 0;
+    for (let posting = from; posting < to; posting += 1)
+      most = Math.max(most, norms[examples[posting] as number] as number);
+    tops[at] = idfOf(to - from, tools.length) * most;
+  }
   table = {
     terms,
     starts,
     examples,
     tools,
     norms,
+    tops,
     scores: new Float64Array(tools.length),
     touched: new Int32Array(tools.length),
     best: new Float64Array(known.size),
     touchedTools: new Int32Array(known.size),
   };
   return table;
+}
+
+/** BM25's idf of a term held by `held` of `count` examples. */
+function idfOf(held: number, count: number): number {
+  return Math.log(1 + (count - held + 0.5) / (held + 0.5));
+}
+
+/**
+ * The table places of a request's distinct terms that the examples have, in the request's order:
+ * at most `EXAMPLES.maxTerms` distinct terms are looked at (a long request's first ones).
+ */
+function lookedUp(requestTerms: readonly string[]): number[] {
+  const { terms } = loadTable();
+  const seen = new Set<number>();
+  const places: number[] = [];
+  for (const term of requestTerms) {
+    const digest = fnv1a(term); // the generated index names terms by their FNV-1a
+    if (seen.has(digest)) continue;
+    seen.add(digest);
+    if (seen.size > EXAMPLES.maxTerms) break;
+    const at = placeIn(terms, digest);
+    if (at >= 0) places.push(at);
+  }
+  return places;
 }
 
 /** One vote: a tool of the catalog and the place of its tool among the examples' best. */
@@ -224,6 +260,18 @@ export class ExampleVotes {
   }
 
   /**
+   * The request's reach (`ExampleVote.share`): the sum over its looked-up terms of the most one
+   * example gets from each. No example scores more, so a caller needing a score can skip `votes`
+   * below it. Cost: one binary search per term, no posting read.
+   */
+  reach(requestTerms: readonly string[]): number {
+    const { tops } = loadTable();
+    let reach = 0;
+    for (const at of lookedUp(requestTerms)) reach += tops[at] as number;
+    return reach;
+  }
+
+  /**
    * The catalog's tools whose examples best match the request (its terms, `requestTerms`): up to
    * `EXAMPLES.tools` tools, each by its best example, best first (ties to the lower place in the
    * known-tools list: deterministic), every copy of a tool at its place.
@@ -231,30 +279,20 @@ export class ExampleVotes {
    * example holding the term.
    */
   votes(requestTerms: readonly string[]): ExampleVote[] {
-    const { terms, starts, examples, tools, norms, scores, touched, best, touchedTools } = loadTable();
-    const seen = new Set<number>();
+    const { starts, examples, tools, norms, tops, scores, touched, best, touchedTools } = loadTable();
     let touchedCount = 0;
     let reach = 0;
-    for (const term of requestTerms) {
-      const digest = fnv1a(term); // the generated index names terms by their FNV-1a
-      if (seen.has(digest)) continue;
-      seen.add(digest);
-      if (seen.size > EXAMPLES.maxTerms) break;
-      const at = placeIn(terms, digest);
-      if (at < 0) continue;
+    for (const at of lookedUp(requestTerms)) {
       const from = starts[at] as number;
       const to = starts[at + 1] as number;
-      const idf = Math.log(1 + (tools.length - (to - from) + 0.5) / (to - from + 0.5));
-      let most = 0;
+      const idf = idfOf(to - from, tools.length);
       for (let posting = from; posting < to; posting += 1) {
         const example = examples[posting] as number;
         const score = scores[example] as number;
         if (score === 0) touched[touchedCount++] = example;
-        const norm = norms[example] as number;
-        if (norm > most) most = norm;
-        scores[example] = score + idf * norm;
+        scores[example] = score + idf * (norms[example] as number);
       }
-      reach += idf * most;
+      reach += tops[at] as number;
     }
     // Each tool counts its best example; the scratch is zeroed again on the way.
     let toolCount = 0;

@@ -83,6 +83,8 @@ export class LearnedRanking {
   ): SearchAnswer | undefined {
     if (!this.#abstain || this.examples === undefined) return undefined;
     const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
+    // No example can score more than the request's reach: most withheld answers stop here.
+    if (this.examples.reach(terms) < EXAMPLES.rescue.score) return undefined;
     const votes = this.examples.votes(terms);
     const vouching = new Set<number>();
     for (const vote of votes)

@@ -60,6 +60,10 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
     expect(votes[0]?.share).toBeLessThanOrEqual(1);
     const reach = (votes[0]?.score ?? 1) / (votes[0]?.share ?? 1);
     for (const vote of votes) expect(vote.share).toBeCloseTo(vote.score / reach, 9);
+    // The same reach without reading a posting: a bound no example's score passes.
+    const terms = analyzeQuery('count the syllables in a line of my poem');
+    expect(examples?.reach(terms)).toBeCloseTo(reach, 9);
+    for (const vote of votes) expect(vote.score).toBeLessThanOrEqual(examples?.reach(terms) ?? 0);
     // The same request buried in words no example has keeps its score, and words examples have
     // but the best one lacks lower its share.
     const buried = examples?.votes(
