@@ -203,7 +203,7 @@ console.log(
   `rescue: ${rescuable.filter((sample) => sample.answerable && sample.hit).length} withheld tuning hits, ${negativeCount} tuning no-capability requests; at most ${refillBudget} given`,
 );
 let rescue: { score: number; share: number; given: number; refilled: number } | undefined;
-for (let score = 30; score >= 12; score -= 1)
+for (let score = 40; score >= 12; score -= 1)
   for (const share of [0.3, 0.25, 0.2, 0.15, 0.1, 0]) {
     const given = rescuable.filter((sample) => sample.answerable && sample.hit && vouched(sample, score, share)).length;
     const refilled = rescuable.filter((sample) => !sample.answerable && vouched(sample, score, share));
