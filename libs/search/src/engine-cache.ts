@@ -46,7 +46,9 @@ function fingerprint(catalog: readonly SessionTool[]): string {
       source = sha256(tool.sourceDescription);
       sources.set(tool.sourceDescription, source);
     }
-    parts.push(JSON.stringify([tool.name, tool.originalName, tool.label, source, definitionDigest(tool)]));
+    parts.push(
+      JSON.stringify([tool.name, tool.originalName, tool.label, tool.toolset, source, definitionDigest(tool)]),
+    );
   }
   return sha256(parts.join('\n'));
 }

@@ -201,17 +201,18 @@ export class ExampleVotes {
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
-  private constructor(starts: Int32Array, docs: Int32Array, labels: readonly string[]) {
+  /** `sources`: per catalog position, its source's identity (`SearchDocument.source`). */
+  private constructor(starts: Int32Array, docs: Int32Array, sources: readonly string[]) {
     this.#starts = starts;
     this.#docs = docs;
-    this.#known = new Uint8Array(labels.length);
-    const sources = new Set<string>();
+    this.#known = new Uint8Array(sources.length);
+    const known = new Set<string>();
     for (const doc of docs) {
       this.#known[doc] = 1;
-      sources.add(labels[doc] as string);
+      known.add(sources[doc] as string);
     }
-    labels.forEach((label, doc) => {
-      if (this.#known[doc] === 0 && sources.has(label)) this.#known[doc] = 2;
+    sources.forEach((source, doc) => {
+      if (this.#known[doc] === 0 && known.has(source)) this.#known[doc] = 2;
     });
   }
 
@@ -255,7 +256,7 @@ export class ExampleVotes {
     return new ExampleVotes(
       starts,
       docs,
-      documents.map((document) => document.label),
+      documents.map((document) => document.source ?? document.label),
     );
   }
 

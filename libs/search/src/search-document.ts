@@ -7,6 +7,11 @@ export interface SearchDocument {
   readonly originalName: string;
   /** Source label: MCP server or plugin name. */
   readonly label: string;
+  /**
+   * The source's identity, unique in a catalog where labels need not be (the toolset id); the
+   * label stands in when absent.
+   */
+  readonly source?: string;
   readonly description: string;
   readonly parameters: readonly string[];
   /** The descriptions of the top-level parameters, joined. */
@@ -44,6 +49,7 @@ export function toSearchDocument(tool: SessionTool): SearchDocument {
     name: tool.name,
     originalName: tool.originalName,
     label: tool.label,
+    source: tool.toolset,
     description: tool.definition.description,
     parameters: parameterNames(tool.definition.inputSchema),
     parameterDocs: parameterDescriptions(tool.definition.inputSchema),
