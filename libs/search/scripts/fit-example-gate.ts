@@ -18,6 +18,7 @@
  *   npx tsx libs/search/scripts/fit-example-gate.ts [data dir]
  */
 import { analyzeQuery } from '../src/analyzer';
+import { gateCase, gateWithholds, type ExampleGate, type GateCase } from '../src/example-gate';
 import { EXAMPLES, type ExampleVote } from '../src/example-requests';
 import type { EvalQuery } from '../src/query-file';
 import { MAX_QUERY_CHARS } from '../src/query-terms';
@@ -27,22 +28,13 @@ import { SearchEngine } from '../src/search-engine';
 import { EVAL_SETS, HELD_OUT_SETS, LMB_NEGATIVES, loadEvalSet } from './eval-data';
 import { publicDataDir } from './public-catalogs';
 
-interface Sample {
+/** One request's answer as the gate sees it (`GateCase`), and what it would be worth. */
+interface Sample extends GateCase {
   readonly set: string;
   readonly part: 'tuning' | 'test';
   readonly answerable: boolean;
   /** A gold tool among the first five the answer would give without the gate. */
   readonly hit: boolean;
-  readonly confidence: number;
-  /** The best example score of the catalog against the request. */
-  readonly score: number;
-  /** The share of the request that example says (`ExampleVote.share`). */
-  readonly share: number;
-  /** How many of the (up to five) judged tools have examples, and how many are judged. */
-  readonly known: number;
-  readonly judged: number;
-  /** Every judged tool comes from a source the examples know (else the gate stays out). */
-  readonly sources: boolean;
 }
 
 const dataDir = publicDataDir();
@@ -109,47 +101,26 @@ for (const set of sets) {
       const given = answer.hits.length > 0 ? answer.hits : answer.exampleScore !== undefined ? answer.nearest : [];
       if (given.length === 0) continue;
       samples.push({
+        ...gateCase(examples, given, votes, answer.confidence),
         set: set.name,
         part: part as Sample['part'],
         answerable: gold.size > 0,
         hit: given.some((hit) => gold.has(ids[hit.index] ?? '')),
-        confidence: answer.confidence,
-        score: votes[0]?.score ?? 0,
-        share: votes[0]?.share ?? 0,
-        known: given.slice(0, 5).filter((hit) => examples.has(hit.index)).length,
-        judged: Math.min(5, given.length),
-        sources: given.slice(0, 5).every((hit) => examples.knowsSource(hit.index)),
       });
     }
 }
 
-/**
- * A gate: under `below` confidence, with at least `known` judged tools that have examples, withheld
- * when the best example scores under `score`, or under `wide` while saying under `share` of the request.
- */
-interface Gate {
-  readonly below: number;
-  readonly score: number;
-  readonly wide: number;
-  readonly share: number;
-  readonly known: number;
-}
-const withheld = (sample: Sample, gate: Gate) =>
-  sample.sources &&
-  sample.known >= Math.min(gate.known, sample.judged) &&
-  sample.confidence < gate.below &&
-  (sample.score < gate.score || (sample.score < gate.wide && sample.share < gate.share));
 const tuning = samples.filter((sample) => sample.part === 'tuning');
 const hits = tuning.filter((sample) => sample.answerable && sample.hit);
 const negatives = tuning.filter((sample) => !sample.answerable);
 const budget = Math.floor(hits.length * 0.01);
-let best: (Gate & { emptied: number; lost: number }) | undefined;
+let best: (ExampleGate & { emptied: number; lost: number }) | undefined;
 /** The best gate for each `known`, for the record (how much tolerating unknown tools buys). */
-const bestByKnown = new Map<number, Gate & { emptied: number; lost: number }>();
+const bestByKnown = new Map<number, ExampleGate & { emptied: number; lost: number }>();
 console.log(
   `tuning: ${hits.length} hits, ${negatives.length} no-capability requests answered; at most ${budget} hits withheld`,
 );
-const gates: Gate[] = [];
+const gates: ExampleGate[] = [];
 // Narrower first (all judged tools known, then four, then three), so that ties go to the narrower.
 for (const known of [5, 4, 3])
   for (const below of [0.3, 0.5, 0.7, 0.9, 1.01])
@@ -159,10 +130,10 @@ for (const known of [5, 4, 3])
         for (const share of [0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]) gates.push({ below, score, wide, share, known });
     }
 for (const gate of gates) {
-  const lost = hits.filter((sample) => withheld(sample, gate));
+  const lost = hits.filter((sample) => gateWithholds(sample, gate));
   const perSet = new Map<string, number>();
   for (const sample of lost) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
-  const emptied = negatives.filter((sample) => withheld(sample, gate)).length;
+  const emptied = negatives.filter((sample) => gateWithholds(sample, gate)).length;
   const allowed = lost.length <= budget && [...perSet.values()].every((count) => count <= 1);
   if (gate.share === 0 && gate.score % 1 === 0)
     console.log(
@@ -184,11 +155,11 @@ for (const gate of gates) {
 for (const [known, gate] of bestByKnown) console.log(`best with known ${known}:`, JSON.stringify(gate));
 console.log('chosen:', best, 'in the code now:', EXAMPLES.abstain);
 // The frozen test parts, for the record (they choose nothing).
-const inCode: Gate = EXAMPLES.abstain;
+const inCode: ExampleGate = EXAMPLES.abstain;
 for (const set of new Set(samples.filter((sample) => sample.part === 'test').map((sample) => sample.set))) {
   const test = samples.filter((sample) => sample.set === set && sample.part === 'test');
   console.log(
-    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && withheld(sample, inCode)).length} hits withheld, ${test.filter((sample) => !sample.answerable && withheld(sample, inCode)).length} no-capability requests emptied by the gate`,
+    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && gateWithholds(sample, inCode)).length} hits withheld, ${test.filter((sample) => !sample.answerable && gateWithholds(sample, inCode)).length} no-capability requests emptied by the gate`,
   );
 }
 

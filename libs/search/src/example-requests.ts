@@ -156,25 +156,6 @@ function idfOf(held: number, count: number): number {
   return Math.log(1 + (count - held + 0.5) / (held + 0.5));
 }
 
-/**
- * The table places of a request's distinct terms that the examples have, in the request's order:
- * at most `EXAMPLES.maxTerms` distinct terms are looked at (a long request's first ones).
- */
-function lookedUp(requestTerms: readonly string[]): number[] {
-  const { terms } = loadTable();
-  const seen = new Set<number>();
-  const places: number[] = [];
-  for (const term of requestTerms) {
-    const digest = fnv1a(term); // the generated index names terms by their FNV-1a
-    if (seen.has(digest)) continue;
-    seen.add(digest);
-    if (seen.size > EXAMPLES.maxTerms) break;
-    const at = placeIn(terms, digest);
-    if (at >= 0) places.push(at);
-  }
-  return places;
-}
-
 /** One vote: a tool of the catalog and the place of its tool among the examples' best. */
 export interface ExampleVote {
   readonly index: number;
@@ -266,9 +247,34 @@ export class ExampleVotes {
    * below it. Cost: one binary search per term, no posting read.
    */
   reach(requestTerms: readonly string[]): number {
+    return this.reachAt(this.lookUp(requestTerms));
+  }
+
+  /**
+   * The table places of a request's distinct terms that the examples have, in the request's order:
+   * at most `EXAMPLES.maxTerms` distinct terms are looked at (a long request's first ones). For a
+   * caller that needs both `reachAt` and `votesAt` of one request.
+   */
+  lookUp(requestTerms: readonly string[]): number[] {
+    const { terms } = loadTable();
+    const seen = new Set<number>();
+    const places: number[] = [];
+    for (const term of requestTerms) {
+      const digest = fnv1a(term); // the generated index names terms by their FNV-1a
+      if (seen.has(digest)) continue;
+      seen.add(digest);
+      if (seen.size > EXAMPLES.maxTerms) break;
+      const at = placeIn(terms, digest);
+      if (at >= 0) places.push(at);
+    }
+    return places;
+  }
+
+  /** `reach` of looked-up terms (`lookUp`). */
+  reachAt(places: readonly number[]): number {
     const { tops } = loadTable();
     let reach = 0;
-    for (const at of lookedUp(requestTerms)) reach += tops[at] as number;
+    for (const at of places) reach += tops[at] as number;
     return reach;
   }
 
@@ -280,10 +286,15 @@ export class ExampleVotes {
    * example holding the term.
    */
   votes(requestTerms: readonly string[]): ExampleVote[] {
+    return this.votesAt(this.lookUp(requestTerms));
+  }
+
+  /** `votes` of looked-up terms (`lookUp`). */
+  votesAt(places: readonly number[]): ExampleVote[] {
     const { starts, examples, tools, norms, tops, scores, touched, best, touchedTools } = loadTable();
     let touchedCount = 0;
     let reach = 0;
-    for (const at of lookedUp(requestTerms)) {
+    for (const at of places) {
       const from = starts[at] as number;
       const to = starts[at + 1] as number;
       const idf = idfOf(to - from, tools.length);

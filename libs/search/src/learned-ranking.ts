@@ -2,14 +2,12 @@ import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EncoderMerge } from './encoder-merge';
 import { knownSlotsOf } from './known-tools';
+import { gateCase, gateWithholds } from './example-gate';
 import { EXAMPLES, ExampleVotes, fuseVotes, type ExampleVote } from './example-requests';
 import { MAX_QUERY_CHARS } from './query-terms';
 import type { RankingOptions } from './ranking-options';
 import { ENCODER } from './request-encoder';
-import type { SearchAnswer, SearchHit } from './search-types';
-
-/** Tools an answer is judged on (as the confidence is: `search-engine.ts`). */
-const JUDGED_TOOLS = 5;
+import { JUDGED_TOOLS, type SearchAnswer, type SearchHit } from './search-types';
 
 /**
  * What search learned from the training requests, in one catalog's answers (catalogs of 100 tools
@@ -84,8 +82,9 @@ export class LearnedRanking {
     if (!this.#abstain || this.examples === undefined) return undefined;
     const terms = analyzeQuery(request.slice(0, MAX_QUERY_CHARS));
     // No example can score more than the request's reach: most withheld answers stop here.
-    if (this.examples.reach(terms) < EXAMPLES.rescue.score) return undefined;
-    const votes = this.examples.votes(terms);
+    const places = this.examples.lookUp(terms);
+    if (this.examples.reachAt(places) < EXAMPLES.rescue.score) return undefined;
+    const votes = this.examples.votesAt(places);
     const vouching = new Set<number>();
     for (const vote of votes)
       if (vote.score >= EXAMPLES.rescue.score && vote.share >= EXAMPLES.rescue.share) vouching.add(vote.index);
@@ -150,27 +149,19 @@ export class LearnedRanking {
   }
 
   /**
-   * The best example's score and share when a doubtful answer is to be withheld
-   * (`EXAMPLES.abstain`): its first `JUDGED_TOOLS` tools all come from sources the examples know,
-   * at least `known` of them have examples (all of them when `known` or fewer are judged), and none of the
-   * catalog's examples scores `score` or more against the request, or none scores `wide` or more
-   * while the best says under `share` of it.
+   * The best example's score and share when the example gate withholds a doubtful answer
+   * (`gateWithholds`, `EXAMPLES.abstain`), else undefined.
    */
   #unsupported(
     final: readonly SearchHit[],
     votes: readonly ExampleVote[] | undefined,
     confidence: number,
   ): { score: number; share: number } | undefined {
-    const examples = this.examples;
-    if (!this.#abstain || examples === undefined || votes === undefined || confidence >= EXAMPLES.abstain.below)
+    // A confident answer is never judged: no need to count its tools.
+    if (!this.#abstain || this.examples === undefined || votes === undefined || confidence >= EXAMPLES.abstain.below)
       return undefined;
-    const best = { score: votes[0]?.score ?? 0, share: votes[0]?.share ?? 0 };
-    const { score, wide, share } = EXAMPLES.abstain;
-    if (best.score >= score && (best.score >= wide || best.share >= share)) return undefined;
-    const first = final.slice(0, JUDGED_TOOLS);
-    if (first.length === 0 || !first.every((hit) => examples.knowsSource(hit.index))) return undefined;
-    const known = first.reduce((count, hit) => count + (examples.has(hit.index) ? 1 : 0), 0);
-    return known >= Math.min(EXAMPLES.abstain.known, first.length) ? best : undefined;
+    const judged = gateCase(this.examples, final, votes, confidence);
+    return gateWithholds(judged) ? { score: judged.score, share: judged.share } : undefined;
   }
 }
 

@@ -10,7 +10,7 @@ import { TopK } from './top-k';
 import { fallbackAnswer, substringHits } from './name-fallback';
 import { ContextCheck } from './context-check';
 import { loadTermVectors } from './term-vectors';
-import { SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
+import { JUDGED_TOOLS, SUBSTRING_CONFIDENCE, type SearchAnswer, type SearchHit } from './search-types';
 import { TypoMatcher } from './typo-matcher';
 import { givenAnswer, LearnedRanking, withheldAnswer } from './learned-ranking';
 import { ENCODER } from './request-encoder';
@@ -29,12 +29,6 @@ const RERANK_POOL_MIN = 20;
  */
 export const MIN_TOOLS_TO_ABSTAIN = 100;
 const RERANK_POOL_PER_RESULT = 4;
-/**
- * An answer is judged (confidence, context check) on at least this many tools whatever the limit:
- * the model and the gate were fitted on five, and a request must not be withheld at limit 1 that
- * is answered at limit 5. Ranking five instead of fewer costs little (the pool holds 20).
- */
-const JUDGED_TOOLS = 5;
 /** The exact hits of a request that names no tool (most requests): nothing to skip. */
 const NONE_SEEN: ReadonlySet<number> = new Set<number>();
 /** `fillDensePool` lowers its gate by this factor: far more than the rounding of a total. */

@@ -1,3 +1,10 @@
+/**
+ * An answer is judged (confidence, context check, the examples' gate and rescue) on at least this
+ * many tools whatever the limit: the model and the gates were fitted on five, and a request must
+ * not be withheld at limit 1 that is answered at limit 5.
+ */
+export const JUDGED_TOOLS = 5;
+
 /** Why a tool was returned. */
 export type MatchReason = 'exact' | 'bm25' | 'substring' | 'rule' | 'encoder' | 'examples';
 

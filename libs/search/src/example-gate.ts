@@ -1,0 +1,59 @@
+import { EXAMPLES, type ExampleVote, type ExampleVotes } from './example-requests';
+import { JUDGED_TOOLS, type SearchHit } from './search-types';
+
+/** The example gate's thresholds (`EXAMPLES.abstain`; `scripts/fit-example-gate.ts` tries others). */
+export interface ExampleGate {
+  readonly below: number;
+  readonly score: number;
+  readonly wide: number;
+  readonly share: number;
+  readonly known: number;
+}
+
+/** What the gate judges of a doubtful answer. */
+export interface GateCase {
+  readonly confidence: number;
+  /** The best example's score against the request, and the share of the request it says. */
+  readonly score: number;
+  readonly share: number;
+  /** The judged tools (the answer's first five): how many, how many have examples of their own. */
+  readonly judged: number;
+  readonly known: number;
+  /** Every judged tool comes from a source the examples know (`ExampleVotes.knowsSource`). */
+  readonly sources: boolean;
+}
+
+/** The gate's view of an answer: its first `JUDGED_TOOLS` tools and the best vote. */
+export function gateCase(
+  examples: ExampleVotes,
+  hits: readonly SearchHit[],
+  votes: readonly ExampleVote[],
+  confidence: number,
+): GateCase {
+  const first = hits.slice(0, JUDGED_TOOLS);
+  return {
+    confidence,
+    score: votes[0]?.score ?? 0,
+    share: votes[0]?.share ?? 0,
+    judged: first.length,
+    known: first.reduce((count, hit) => count + (examples.has(hit.index) ? 1 : 0), 0),
+    sources: first.every((hit) => examples.knowsSource(hit.index)),
+  };
+}
+
+/**
+ * Whether `gate` withholds the answer `judged` describes: a doubtful one (confidence under
+ * `below`) whose judged tools all come from sources the examples know, at least `known` of them
+ * with examples of their own (all of them when `known` or fewer are judged), when no example
+ * scores `score` or more against the request, or none scores `wide` or more while the best says
+ * under `share` of it (`EXAMPLES.abstain`).
+ */
+export function gateWithholds(judged: GateCase, gate: ExampleGate = EXAMPLES.abstain): boolean {
+  return (
+    judged.judged > 0 &&
+    judged.sources &&
+    judged.known >= Math.min(gate.known, judged.judged) &&
+    judged.confidence < gate.below &&
+    (judged.score < gate.score || (judged.score < gate.wide && judged.share < gate.share))
+  );
+}
