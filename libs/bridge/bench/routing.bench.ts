@@ -6,6 +6,7 @@
  *   npx tsx libs/bridge/bench/routing.bench.ts
  */
 import { buildSessionTools, parseToolSearchConfig, ToolsetSchema, type Toolset } from '@toolsearch/catalog';
+import { BACKTRACKING_QUERIES, backtrackingRouting } from '@toolsearch/testing';
 import { createBridgeSession } from '../src/index';
 import { routedSearch } from '../src/routing';
 import { longToolNames, manyStarPatterns } from '../test/bridge-fixture';
@@ -32,30 +33,9 @@ const toolsets: Toolset[] = [
     ],
   },
 ].map((toolset) => ToolsetSchema.parse(toolset));
-const WHENS = [
-  '^(a+)+$',
-  '(a|aa)+$',
-  '(a*)*b',
-  '(.*a){12}!',
-  '^(([a-z])+.)+[A-Z]([a-z])+$',
-  '(\\w+\\s?)+$',
-  '(x+x+)+y',
-  '([a-zA-Z]+)*!',
-];
 const patterns = manyStarPatterns();
-const routing = Array.from({ length: 100 }, (_, i) =>
-  i < 32
-    ? { when: `${WHENS[i % WHENS.length]}${'?'.repeat(Math.floor(i / 8))}`, tools: patterns, pin: true }
-    : { tools: patterns, boost: 2 },
-);
-const QUERIES = [
-  `${'a'.repeat(199)}!`,
-  `${'A'.repeat(120)}b`,
-  'x'.repeat(150),
-  `${'ab '.repeat(60)}!`,
-  `${'a'.repeat(40)}!`,
-  'read a documentation page',
-];
+const routing = backtrackingRouting(patterns);
+const QUERIES = [...BACKTRACKING_QUERIES, 'read a documentation page'];
 
 function session(rawRouting: unknown) {
   const { config } = parseToolSearchConfig({ enabled: 'on', routing: rawRouting });

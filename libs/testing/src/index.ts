@@ -2,3 +2,4 @@
 // catalog's tests need no import of this package); the hostile inputs are this package's own.
 export * from '@toolsearch/catalog/testing';
 export { hostileStrings, hostileJson } from './hostile-input';
+export { BACKTRACKING_PATTERNS, BACKTRACKING_QUERIES, backtrackingRouting } from './backtracking';
