@@ -21,7 +21,7 @@ import { splitQueries } from '../src/query-split';
 import { PARAMS, type Association } from './association-params';
 import { cooccurrenceAssociations } from './cooccurrence';
 import { learnRelated, type RequestPair } from './related-words';
-import { readTrainingLines, RELATED_TRAINING_FILES, TRAINING_FILES } from './training-files';
+import { readTrainingLines, RELATED_TRAINING_FILES } from './training-files';
 import {
   PUBLIC_CATALOGS,
   publicDataDir,
@@ -138,7 +138,7 @@ const relatedParams = {
   ...PARAMS.related,
   ...(relatedOff ? {} : (JSON.parse(process.env['RELATED'] ?? '{}') as object)),
 } as typeof PARAMS.related;
-const trainingFile = TRAINING_FILES[0];
+const trainingFile = RELATED_TRAINING_FILES[0] as string;
 if (!relatedOff && !existsSync(trainingFile)) console.warn(`no ${trainingFile}: the table has no related words`);
 let syntheticPairs = 0;
 /** `NECESSITY`: where the request words' weights come from (see the term necessity below). */
