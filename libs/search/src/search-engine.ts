@@ -188,7 +188,9 @@ export class SearchEngine {
     }
     const shown = hits.length > limit ? hits.slice(0, limit) : hits;
     if (exact > 0) return { hits: shown, confidence: 1, nearest: [] };
-    const judgedHits = hits.length > judged ? hits.slice(0, judged) : hits;
+    // Confidence and the context check read the first JUDGED_TOOLS tools whatever the limit: a
+    // request is withheld or answered alike at limits 5 and 10 (BENCHMARKS.md, issue 21).
+    const judgedHits = hits.length > JUDGED_TOOLS ? hits.slice(0, JUDGED_TOOLS) : hits;
     const confidence = confidenceOf(
       confidenceFeatures(this.index, terms, judgedHits, this.#nearMisses, this.#contributes),
     );
@@ -199,7 +201,6 @@ export class SearchEngine {
     const gate = CONFIDENCE_MODEL.context;
     if (gate === undefined || confidence >= gate.below || hits.length === 0)
       return givenAnswer(this.#learned, text, hits, shown, limit, confidence);
-    // Every judged tool counts: at limit 10 a right tool in places 6 to 10 supports the answer.
     const contextSupport = this.#context.support(terms, judgedHits);
     return contextSupport < gate.support
       ? withheldAnswer(this.#learned, text, hits, shown, limit, confidence, contextSupport)
