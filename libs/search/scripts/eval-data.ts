@@ -39,10 +39,23 @@ export const LMB_NEGATIVES: EvalSet = {
  * engine nor read the other query files, measured by `eval-splits.ts` (every query is test; no
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
- * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third);
- * `fresh12` and `fresh13` (written at the start of the twenty-third session) are the unseen ones.
+ * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third) and
+ * `fresh13` (twenty-third session, read in the twenty-fourth); `fresh12` (twenty-third session) and
+ * `fresh14` (twenty-fourth) are the unseen ones.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh14 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh14-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh14 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh14-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh12 answerable',
     catalogs: UNION,
