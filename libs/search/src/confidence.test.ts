@@ -72,6 +72,16 @@ describe('confidence and abstention', () => {
     expect(open.search(query, 5).map((hit) => hit.name)).toEqual(answer.nearest.map((hit) => hit.name));
   });
 
+  it('counts a word with digits (an id, a time, a code) as a value, not as a capability no tool has', () => {
+    const plain = engine.queryTerms('list my calendar records');
+    for (const value of ['9am', 'p0420', 'inv2024x'])
+      expect(engine.queryTerms(`list my calendar records ${value}`).unknownMass, value).toBe(plain.unknownMass);
+    expect(engine.queryTerms('list my calendar records zorblax').unknownMass).toBeGreaterThan(plain.unknownMass);
+    expect(engine.answer('list my calendar records for 9am', 5).confidence).toBe(
+      engine.answer('list my calendar records for', 5).confidence,
+    );
+  });
+
   it('still returns nothing for nonsense and everything for an exact name', () => {
     expect(engine.answer('qzxv wkpl jjfr', 5)).toEqual({ hits: [], confidence: 0, nearest: [] });
     const exact = engine.answer('pdf__pdf_action_3', 5);

@@ -78,6 +78,9 @@ export const MAX_QUERY_TERMS = 256;
 /** Characters of a query that are analysed; the bridge cuts queries shorter still. */
 export const MAX_QUERY_CHARS = 8192;
 
+/** Any digit: a word with one is a value (linear, one character class). */
+const HAS_DIGIT = /\d/;
+
 /**
  * The weighted index terms of a query and its IDF mass (what coverage is measured against): the
  * analysed words (weight 1), the terms the request implies (a file path needs a file tool),
@@ -175,6 +178,9 @@ export function buildQueryTerms(
     if (relating) said.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
     // pasted blob (a base64 image, a log line) must not drown the words that do match.
+    // A word with a digit no tool has is a value the request carries (an id, "9am", a fault
+    // code), not a capability the catalog lacks: it stays out of the unknown mass.
+    if (HAS_DIGIT.test(term)) return;
     const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
     mass += missing;
     unknownMass += missing;

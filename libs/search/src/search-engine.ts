@@ -17,10 +17,12 @@ import { ENCODER } from './request-encoder';
 
 /**
  * How many BM25 candidates are re-ranked with the name reward and diversity before the limit is
- * applied: four per result asked for, at least 20. A pool of 50 ranked the public query sets the
- * same at limit 5 (R@5 equal to the third decimal) for about a fifth more time per query.
+ * applied: four per result asked for, at least 40 — the pool of limit 10, so that limits 1 to 10
+ * rank alike (the first five at limit 10 are limit 5's answer; `toolsearch eval` asks for ten).
+ * Against 20: tuning material +2 hits of 1,069, StableToolBench frozen test 0.783 -> 0.788 at limit
+ * 5, for about a tenth more CPU per request (BENCHMARKS.md, twenty-fourth session).
  */
-const RERANK_POOL_MIN = 20;
+const RERANK_POOL_MIN = 40;
 
 /**
  * Search abstains only in catalogs at least this large. The confidence model was fitted on
