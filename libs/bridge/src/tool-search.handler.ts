@@ -191,6 +191,11 @@ export interface QueryExplanation {
   readonly exampleScore?: number;
   /** With `exampleScore`: the share of the request that best example says (0…1). */
   readonly exampleShare?: number;
+  /**
+   * Withheld because nothing fits: the score of an example of a request no tool serves that read
+   * closer to the query than every example of the tools found (`EXAMPLES.nothing`).
+   */
+  readonly nothingScore?: number;
   /** The lexical confidence or the context check would have withheld the answer; an example request gave it. */
   readonly rescued?: true;
   readonly matches: HitExplanation[];
@@ -249,6 +254,7 @@ export function handleToolSearch(
           : { contextSupport: Math.round(answer.contextSupport * 1000) / 1000 }),
         ...(answer.exampleScore === undefined ? {} : { exampleScore: Math.round(answer.exampleScore * 1000) / 1000 }),
         ...(answer.exampleShare === undefined ? {} : { exampleShare: Math.round(answer.exampleShare * 1000) / 1000 }),
+        ...(answer.nothingScore === undefined ? {} : { nothingScore: Math.round(answer.nothingScore * 1000) / 1000 }),
         ...(answer.rescued === true ? { rescued: true as const } : {}),
         matches: explainHits(
           session.engine,

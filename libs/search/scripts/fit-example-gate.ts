@@ -5,7 +5,7 @@
  * `EXAMPLES.rescue`: from which example score and share an answer the lexical confidence or the
  * context check withholds is given after all (when that example's tool is among its first five). Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
- * held-out sets that have been read (`fresh` to `fresh11`, whole; `eval/README.md`) — and prints
+ * held-out sets that have been read (`fresh` to `fresh11`, `fresh13`, `fresh15`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
  * examples: the gate never applies there.
  *
@@ -18,8 +18,8 @@
  *   npx tsx libs/search/scripts/fit-example-gate.ts [data dir]
  */
 import { analyzeQuery } from '../src/analyzer';
-import { gateCase, gateWithholds, type ExampleGate, type GateCase } from '../src/example-gate';
-import { EXAMPLES, type ExampleVote } from '../src/example-requests';
+import { gateCase, gateWithholds, nothingFits, type ExampleGate, type GateCase } from '../src/example-gate';
+import { EXAMPLES, type ExampleVoteList } from '../src/example-requests';
 import type { EvalQuery } from '../src/query-file';
 import { MAX_QUERY_CHARS } from '../src/query-terms';
 import { splitQueries } from '../src/query-split';
@@ -38,7 +38,7 @@ interface Sample extends GateCase {
 }
 
 const dataDir = publicDataDir();
-const READ_SETS = /^fresh([2-9]|1[01])? /;
+const READ_SETS = /^fresh([2-9]|1[0135])? /;
 const sets = [
   ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
   LMB_NEGATIVES,
@@ -55,7 +55,7 @@ interface Withheld {
   readonly answerable: boolean;
   readonly hit: boolean;
   readonly first: readonly number[];
-  readonly votes: readonly ExampleVote[];
+  readonly votes: ExampleVoteList;
 }
 const rescues: Withheld[] = [];
 const engines = new Map<string, SearchEngine>();
@@ -160,6 +160,32 @@ for (const set of new Set(samples.filter((sample) => sample.part === 'test').map
   const test = samples.filter((sample) => sample.set === set && sample.part === 'test');
   console.log(
     `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && gateWithholds(sample, inCode)).length} hits withheld, ${test.filter((sample) => !sample.answerable && gateWithholds(sample, inCode)).length} no-capability requests emptied by the gate`,
+  );
+}
+
+// Nothing fits (`EXAMPLES.nothing`): the lowest score — the most no-capability requests withheld
+// that the gate in the code does not withhold — that withholds no tuning hit the gate gives (ties go
+// to the higher score). Stricter than the gate's budget: the requests no tool serves were written
+// about the services their writers thought of, and a rule that trades hits for abstentions on them
+// would trade worse on requests about others.
+let nothing: { score: number; emptied: number; lost: number } | undefined;
+for (let score = 30; score >= 6; score -= 1) {
+  const withheld = (sample: Sample) => nothingFits(sample, score) && !gateWithholds(sample, inCode);
+  const lost = hits.filter(withheld);
+  const perSet = new Map<string, number>();
+  for (const sample of lost) perSet.set(sample.set, (perSet.get(sample.set) ?? 0) + 1);
+  const emptied = negatives.filter(withheld).length;
+  const allowed = lost.length === 0;
+  console.log(
+    `nothing at ${score}: ${emptied} more emptied than by the gate, ${lost.length} more hits withheld ${JSON.stringify(Object.fromEntries(perSet))}${allowed ? '' : ' (over)'}`,
+  );
+  if (allowed && (nothing === undefined || emptied > nothing.emptied)) nothing = { score, emptied, lost: lost.length };
+}
+console.log('chosen:', nothing, 'in the code now:', EXAMPLES.nothing);
+for (const set of new Set(samples.filter((sample) => sample.part === 'test').map((sample) => sample.set))) {
+  const test = samples.filter((sample) => sample.set === set && sample.part === 'test');
+  console.log(
+    `frozen ${set}: ${test.filter((sample) => sample.answerable && sample.hit && nothingFits(sample)).length} hits withheld, ${test.filter((sample) => !sample.answerable && nothingFits(sample)).length} no-capability requests emptied by nothing fits`,
   );
 }
 

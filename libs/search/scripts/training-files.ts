@@ -20,6 +20,12 @@ export const TRAINING_FILES = [
   resolve(here, '../training/more-ja-zh-requests.jsonl'),
 ] as const;
 
+/**
+ * Requests no tool of the union serves (query-file format, no gold): the example requests keep them
+ * as examples of "nothing fits" (`EXAMPLES.nothing`); nothing else learns from them.
+ */
+export const NO_CAPABILITY_FILE = resolve(here, '../training/no-capability-requests.jsonl');
+
 /** The files the request encoder is trained on. */
 export const ENCODER_TRAINING_FILES = TRAINING_FILES.slice(0, 1);
 

@@ -1,4 +1,4 @@
-import { EXAMPLES, type ExampleVote, type ExampleVotes } from './example-requests';
+import { EXAMPLES, type ExampleVoteList, type ExampleVotes } from './example-requests';
 import { JUDGED_TOOLS, type SearchHit } from './search-types';
 
 /** The example gate's thresholds (`EXAMPLES.abstain`; `scripts/fit-example-gate.ts` tries others). */
@@ -21,16 +21,23 @@ export interface GateCase {
   readonly known: number;
   /** Every judged tool comes from a source the examples know (`ExampleVotes.knowsSource`). */
   readonly sources: boolean;
+  /** The best score of an example of a request no tool serves (`ExampleVoteList.nothing`). */
+  readonly nothing: number;
+  /** The most any example of a judged tool can have scored (its vote's, or the votes' `floor`). */
+  readonly supported: number;
 }
 
 /** The gate's view of an answer: its first `JUDGED_TOOLS` tools and the best vote. */
 export function gateCase(
   examples: ExampleVotes,
   hits: readonly SearchHit[],
-  votes: readonly ExampleVote[],
+  votes: ExampleVoteList,
   confidence: number,
 ): GateCase {
   const first = hits.slice(0, JUDGED_TOOLS);
+  let supported = votes.floor;
+  for (const vote of votes)
+    if (vote.score > supported && first.some((hit) => hit.index === vote.index)) supported = vote.score;
   return {
     confidence,
     score: votes[0]?.score ?? 0,
@@ -38,7 +45,20 @@ export function gateCase(
     judged: first.length,
     known: first.reduce((count, hit) => count + (examples.has(hit.index) ? 1 : 0), 0),
     sources: first.every((hit) => examples.knowsSource(hit.index)),
+    nothing: votes.nothing,
+    supported,
   };
+}
+
+/**
+ * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): every judged tool has
+ * examples, and an example of a request no tool serves scores `score` or more against the request
+ * and more than any example of the judged tools. Any confidence.
+ */
+export function nothingFits(judged: GateCase, score: number = EXAMPLES.nothing.score): boolean {
+  return (
+    judged.judged > 0 && judged.known === judged.judged && judged.nothing >= score && judged.nothing > judged.supported
+  );
 }
 
 /**

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ExampleVotes, fuseVotes, loadExampleTable, type ExampleVote } from './example-requests';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ExampleVotes, loadExampleTable, NOTHING_SLOT, type ExampleVote } from './example-requests';
+import { knownToolSlots } from './known-tools';
+import { fuseVotes } from './vote-fusion';
 import type { SearchHit } from './search-types';
 
 const hit = (index: number, score: number): SearchHit => ({ index, name: `tool${index}`, score, reason: 'bm25' });
@@ -12,6 +17,8 @@ const vote = (index: number, place: number): ExampleVote => ({
 });
 /** Every tool has examples. */
 const all = () => true;
+
+const here = dirname(fileURLToPath(import.meta.url));
 
 describe('fuseVotes', () => {
   it('lifts the tools the examples vote for by reciprocal rank, on the answer score scale', () => {
@@ -92,5 +99,15 @@ describe('the generated example index', () => {
     // Ascending term digests: what the binary search reads.
     expect(table.terms.every((digest, at) => at === 0 || digest > (table.terms[at - 1] as number))).toBe(true);
     expect(table.examples.reduce((most, example) => Math.max(most, example), 0)).toBeLessThan(table.tools.length);
+  });
+
+  it('holds the requests no tool serves as examples of no known tool', () => {
+    const { tools } = loadExampleTable();
+    const nothing = tools.filter((tool) => tool === NOTHING_SLOT).length;
+    const lines = readFileSync(resolve(here, '../training/no-capability-requests.jsonl'), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '').length;
+    expect(nothing).toBe(lines);
+    expect(tools.every((tool) => tool === NOTHING_SLOT || tool < knownToolSlots().size)).toBe(true);
   });
 });

@@ -2,7 +2,6 @@ import { analyzeQuery } from './analyzer';
 import { EXAMPLE_REQUESTS } from './generated/example-requests';
 import { fnv1a, knownSlotsOf, knownToolSlots, placeIn } from './known-tools';
 import type { SearchDocument } from './search-document';
-import type { SearchHit } from './search-types';
 import { TopK } from './top-k';
 
 /**
@@ -47,7 +46,20 @@ export const EXAMPLES = {
    * tuning material; `score` is above the gate's scores, so a rescued answer is never withheld.
    */
   rescue: { score: 29, share: 0.3 },
+  /**
+   * Nothing fits: an answer (confident or not) whose five judged tools all have examples is
+   * withheld when an example of a request no tool serves (`training/no-capability-requests.jsonl`)
+   * scores `score` or more against the request and more than every example of those five tools —
+   * the request reads like something people ask that these catalogs cannot do ("cancel my gym
+   * membership"), more than like anything asked of the tools found. A tool without examples (a
+   * tenant's own) could be the one asked for: one among the judged keeps the rule out. Chosen by
+   * `scripts/fit-example-gate.ts` on tuning material.
+   */
+  nothing: { score: 14 },
 } as const;
+
+/** The tool place of the examples of requests no tool serves (no known tool has it). */
+export const NOTHING_SLOT = 0xffff;
 
 /**
  * A request whose analysed terms fingerprint the analyzer the index was written with: if stemming
@@ -73,6 +85,8 @@ interface Table {
   readonly norms: Float32Array;
   /** Per term: its idf times the largest length factor among its examples — the most one example gets from it. */
   readonly tops: Float64Array;
+  /** Per term: its BM25 idf among the tool examples. */
+  readonly idfs: Float64Array;
   /** Scratch for one request: per example its score, and which examples it touched. */
   readonly scores: Float64Array;
   readonly touched: Int32Array;
@@ -124,17 +138,33 @@ function loadTable(): Table {
   const lengths = unpacked(EXAMPLE_REQUESTS.lengths, (n) => new Uint8Array(n));
   if (starts.length !== terms.length + 1 || starts[terms.length] !== examples.length || lengths.length !== tools.length)
     throw new Error('generated/example-requests.ts does not add up: run scripts/example-requests.ts again');
-  const average = lengths.reduce((sum, length) => sum + length, 0) / Math.max(1, lengths.length);
+  // The statistics are the tool examples' alone: the examples of requests no tool serves are scored
+  // like them but change no tool's score.
+  let toolExamples = 0;
+  let lengthSum = 0;
+  tools.forEach((tool, example) => {
+    if (tool === NOTHING_SLOT) return;
+    toolExamples += 1;
+    lengthSum += lengths[example] as number;
+  });
+  const average = lengthSum / Math.max(1, toolExamples);
   const { k1, b } = EXAMPLES;
   const norms = Float32Array.from(lengths, (length) => (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average)));
+  const idfs = new Float64Array(terms.length);
   const tops = new Float64Array(terms.length);
   for (let at = 0; at < terms.length; at += 1) {
     const from = starts[at] as number;
     const to = starts[at + 1] as number;
+    let held = 0;
     let most = 0;
-    for (let posting = from; posting < to; posting += 1)
-      most = Math.max(most, norms[examples[posting] as number] as number);
-    tops[at] = idfOf(to - from, tools.length) * most;
+    for (let posting = from; posting < to; posting += 1) {
+      const example = examples[posting] as number;
+      if (tools[example] === NOTHING_SLOT) continue;
+      held += 1;
+      most = Math.max(most, norms[example] as number);
+    }
+    idfs[at] = idfOf(held, toolExamples);
+    tops[at] = (idfs[at] as number) * most;
   }
   table = {
     terms,
@@ -142,6 +172,7 @@ function loadTable(): Table {
     examples,
     tools,
     norms,
+    idfs,
     tops,
     scores: new Float64Array(tools.length),
     touched: new Int32Array(tools.length),
@@ -169,6 +200,16 @@ export interface ExampleVote {
    * union's tools, shares read lower than in the union the gate was fitted on.
    */
   readonly share: number;
+}
+
+/**
+ * A request's votes, with what the examples of requests no tool serves say of it: `nothing`, the
+ * best such example's score; `floor`, the most any tool of the catalog outside the votes can have
+ * scored (the last vote's score when the votes are full, else 0: every tool touched is in them).
+ */
+export interface ExampleVoteList extends ReadonlyArray<ExampleVote> {
+  readonly nothing: number;
+  readonly floor: number;
 }
 
 /** The example requests' part in one engine's answers: which of its tools have examples. */
@@ -285,19 +326,19 @@ export class ExampleVotes {
    * Cost: one binary search per request term (at most `EXAMPLES.maxTerms`) and one addition per
    * example holding the term.
    */
-  votes(requestTerms: readonly string[]): ExampleVote[] {
+  votes(requestTerms: readonly string[]): ExampleVoteList {
     return this.votesAt(this.lookUp(requestTerms));
   }
 
   /** `votes` of looked-up terms (`lookUp`). */
-  votesAt(places: readonly number[]): ExampleVote[] {
-    const { starts, examples, tools, norms, tops, scores, touched, best, touchedTools } = loadTable();
+  votesAt(places: readonly number[]): ExampleVoteList {
+    const { starts, examples, tools, norms, idfs, tops, scores, touched, best, touchedTools } = loadTable();
     let touchedCount = 0;
     let reach = 0;
     for (const at of places) {
       const from = starts[at] as number;
       const to = starts[at + 1] as number;
-      const idf = idfOf(to - from, tools.length);
+      const idf = idfs[at] as number;
       for (let posting = from; posting < to; posting += 1) {
         const example = examples[posting] as number;
         const score = scores[example] as number;
@@ -308,11 +349,16 @@ export class ExampleVotes {
     }
     // Each tool counts its best example; the scratch is zeroed again on the way.
     let toolCount = 0;
+    let nothing = 0;
     for (let at = 0; at < touchedCount; at += 1) {
       const example = touched[at] as number;
       const tool = tools[example] as number;
       const score = scores[example] as number;
       scores[example] = 0;
+      if (tool === NOTHING_SLOT) {
+        if (score > nothing) nothing = score;
+        continue;
+      }
       const held = best[tool] as number;
       if (held === 0) touchedTools[toolCount++] = tool;
       if (score > held) best[tool] = score;
@@ -333,56 +379,7 @@ export class ExampleVotes {
         votes.push({ index: this.#docs[copy] as number, place, score, share: reach > 0 ? score / reach : 0 });
     }
     for (let at = 0; at < toolCount; at += 1) best[touchedTools[at] as number] = 0;
-    return votes;
+    const floor = count === EXAMPLES.tools ? (votes[votes.length - 1]?.score ?? 0) : 0;
+    return Object.assign(votes, { nothing, floor });
   }
-}
-
-/**
- * The answer's ranking fused with the examples' votes by reciprocal rank, among the tools that have
- * examples (`has`): each counts 1 / (`rankConstant` + its place in `ranked`) plus `weight` /
- * (`rankConstant` + its vote's place), and they fill the places such tools held, best first; a tool
- * only the examples found takes the place of one that fell out. Tools without examples (a tenant's
- * own, say) keep their places: no vote can speak for them, so none may push them down. Each place
- * keeps its score, so the scores still fall down the list (usage boosts re-order by score); tools
- * added after the ranking's end score just under its last. A tool only the examples found is marked
- * `reason: 'examples'`. Undefined when there is no vote or the order does not change.
- */
-export function fuseVotes(
-  ranked: readonly SearchHit[],
-  votes: readonly ExampleVote[],
-  name: (index: number) => string,
-  limit: number,
-  has: (index: number) => boolean,
-): SearchHit[] | undefined {
-  if (votes.length === 0 || ranked.length === 0) return undefined;
-  const share = (place: number) => 1 / (EXAMPLES.rankConstant + place);
-  const fused = new Map<number, { value: number; hit: SearchHit | undefined; place: number }>();
-  ranked.forEach((hit, place) => {
-    if (has(hit.index)) fused.set(hit.index, { value: share(place), hit, place });
-  });
-  for (const { index, place } of votes) {
-    const value = EXAMPLES.weight * share(place);
-    const seen = fused.get(index);
-    if (seen === undefined) fused.set(index, { value, hit: undefined, place: ranked.length + place });
-    else seen.value += value;
-  }
-  // Ties go to the answer's order, then to the votes' order, then to the lower position.
-  const ordered = [...fused].sort((a, b) => b[1].value - a[1].value || a[1].place - b[1].place || a[0] - b[0]);
-  const out: SearchHit[] = [];
-  const take = (at: number, score: number) => {
-    const [index, { hit }] = ordered[at] as (typeof ordered)[number];
-    out.push({ index, name: hit?.name ?? name(index), score, reason: hit?.reason ?? 'examples' });
-  };
-  let next = 0;
-  for (let place = 0; place < ranked.length && out.length < limit; place += 1) {
-    const held = ranked[place] as SearchHit;
-    if (has(held.index)) take(next++, held.score);
-    else out.push(held);
-  }
-  // Places after the ranking's end, for what is left, each scoring just under the one before.
-  for (; next < ordered.length && out.length < limit; next += 1)
-    take(next, (out[out.length - 1]?.score ?? 1) * (1 - 1e-6));
-  if (out.length === Math.min(limit, ranked.length) && out.every((hit, place) => ranked[place]?.index === hit.index))
-    return undefined;
-  return out;
 }

@@ -107,6 +107,13 @@ export interface AnswerExplanation {
    */
   readonly rescued: boolean;
   readonly rescueScore: number;
+  /**
+   * Withheld because nothing fits (`EXAMPLES.nothing`): the score of the example of a request no
+   * tool serves that read closer than every example of the answer's tools; null otherwise.
+   */
+  readonly nothingScore: number | null;
+  /** The score that example needs (`EXAMPLES.nothing.score`). */
+  readonly nothingScoreFrom: number;
   readonly features: ConfidenceFeatures | null;
   /** The confidence was under `ENCODER.gate`: the hits merge the lexical ranking with the request encoder's. */
   readonly encoded: boolean;
@@ -145,6 +152,8 @@ export function explainAnswer(engine: SearchEngine, query: string, limit: number
     },
     rescued: answer.rescued === true,
     rescueScore: EXAMPLES.rescue.score,
+    nothingScore: answer.nothingScore === undefined ? null : round3(answer.nothingScore),
+    nothingScoreFrom: EXAMPLES.nothing.score,
     features:
       features === null
         ? null

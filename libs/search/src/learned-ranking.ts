@@ -2,8 +2,9 @@ import { analyzeQuery } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EncoderMerge } from './encoder-merge';
 import { knownSlotsOf } from './known-tools';
-import { gateCase, gateWithholds } from './example-gate';
-import { EXAMPLES, ExampleVotes, fuseVotes, type ExampleVote } from './example-requests';
+import { gateCase, gateWithholds, nothingFits } from './example-gate';
+import { EXAMPLES, ExampleVotes, type ExampleVote, type ExampleVoteList } from './example-requests';
+import { fuseVotes } from './vote-fusion';
 import { MAX_QUERY_CHARS } from './query-terms';
 import type { RankingOptions } from './ranking-options';
 import { ENCODER } from './request-encoder';
@@ -104,7 +105,7 @@ export class LearnedRanking {
 
   #answer(
     terms: readonly string[],
-    votes: readonly ExampleVote[] | undefined,
+    votes: ExampleVoteList | undefined,
     hits: readonly SearchHit[],
     shown: SearchHit[],
     limit: number,
@@ -127,7 +128,13 @@ export class LearnedRanking {
       // Withheld by the examples: what it would have been is kept as the nearest.
       ...(unsupported === undefined
         ? { hits: given, nearest: [] }
-        : { hits: [], nearest: given, exampleScore: unsupported.score, exampleShare: unsupported.share }),
+        : {
+            hits: [],
+            nearest: given,
+            exampleScore: unsupported.score,
+            exampleShare: unsupported.share,
+            ...(unsupported.nothing === undefined ? {} : { nothingScore: unsupported.nothing }),
+          }),
       confidence,
       ...(encoded !== undefined ? { encoded: true as const } : {}),
       ...(reordered !== undefined ? { reordered: true as const } : {}),
@@ -149,18 +156,25 @@ export class LearnedRanking {
   }
 
   /**
-   * The best example's score and share when the example gate withholds a doubtful answer
-   * (`gateWithholds`, `EXAMPLES.abstain`), else undefined.
+   * The best example's score and share when the examples withhold the answer, else undefined: when
+   * a request no tool serves reads closer (`nothingFits`, `EXAMPLES.nothing`; then also its score
+   * as `nothing`), or the example gate withholds a doubtful answer (`gateWithholds`, `EXAMPLES.abstain`).
    */
   #unsupported(
     final: readonly SearchHit[],
-    votes: readonly ExampleVote[] | undefined,
+    votes: ExampleVoteList | undefined,
     confidence: number,
-  ): { score: number; share: number } | undefined {
-    // A confident answer is never judged: no need to count its tools.
-    if (!this.#abstain || this.examples === undefined || votes === undefined || confidence >= EXAMPLES.abstain.below)
+  ): { score: number; share: number; nothing?: number } | undefined {
+    // Neither rule can apply: no need to count the answer's tools.
+    if (
+      !this.#abstain ||
+      this.examples === undefined ||
+      votes === undefined ||
+      (confidence >= EXAMPLES.abstain.below && votes.nothing < EXAMPLES.nothing.score)
+    )
       return undefined;
     const judged = gateCase(this.examples, final, votes, confidence);
+    if (nothingFits(judged)) return { score: judged.score, share: judged.share, nothing: judged.nothing };
     return gateWithholds(judged) ? { score: judged.score, share: judged.share } : undefined;
   }
 }

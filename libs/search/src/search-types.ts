@@ -41,6 +41,11 @@ export interface SearchAnswer {
   /** With `exampleScore`: how much of the request that best example says (`ExampleVote.share`, 0…1). */
   readonly exampleShare?: number;
   /**
+   * Withheld because nothing fits (`EXAMPLES.nothing`): the score of the example of a request no
+   * tool serves that read closer to the request than every example of the answer's tools.
+   */
+  readonly nothingScore?: number;
+  /**
    * The lexical confidence or the context check would have withheld the answer; an example request
    * close enough to the request gave it after all (`EXAMPLES.rescue`).
    */

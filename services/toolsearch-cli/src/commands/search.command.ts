@@ -82,7 +82,12 @@ function explanation(explain: readonly QueryExplanation[]): string {
         (group.exampleScore === undefined
           ? ''
           : `; best example request ${group.exampleScore.toFixed(3)}` +
-            (group.exampleShare === undefined ? '' : ` (says ${Math.round(group.exampleShare * 100)}% of the request)`)) +
+            (group.exampleShare === undefined
+              ? ''
+              : ` (says ${Math.round(group.exampleShare * 100)}% of the request)`)) +
+        (group.nothingScore === undefined
+          ? ''
+          : `; reads like a request no tool serves (example score ${group.nothingScore.toFixed(3)})`) +
         (group.rescued === true ? '; doubtful, given because an example request matches it closely' : '') +
         (group.abstained ? `; no good match, withheld: ${group.nearest.join(', ')}` : ''),
     );
