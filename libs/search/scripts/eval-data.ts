@@ -40,10 +40,22 @@ export const LMB_NEGATIVES: EvalSet = {
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
  * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third) and
- * `fresh13` (twenty-third session, read in the twenty-fourth); `fresh12` (twenty-third session),
- * `fresh14` and `fresh15` (twenty-fourth) are the unseen ones.
+ * `fresh13` and `fresh15` (read in the twenty-fourth session); `fresh12` (twenty-third session),
+ * `fresh14` and `fresh16` (twenty-fourth) are the unseen ones.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh16 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh16-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh16 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh16-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh15 answerable',
     catalogs: UNION,
