@@ -117,5 +117,5 @@ writeFileSync(
     `};\n`,
 );
 console.log(
-  `${examples.length - nothingCount} examples for ${new Set(examples.map(({ slot }) => slot)).size - 1} tools and ${nothingCount} of requests no tool serves; ${digests.length} terms, ${total} postings; ${collisions} term digest collisions`,
+  `${examples.length - nothingCount} examples for ${new Set(examples.filter(({ slot }) => slot !== NOTHING_SLOT).map(({ slot }) => slot)).size} tools and ${nothingCount} of requests no tool serves; ${digests.length} terms, ${total} postings; ${collisions} term digest collisions`,
 );

@@ -23,9 +23,19 @@ export interface GateCase {
   readonly sources: boolean;
   /** The best score of an example of a request no tool serves (`ExampleVoteList.nothing`). */
   readonly nothing: number;
-  /** The most any example of a judged tool can have scored (its vote's, or the votes' `floor`). */
+  /**
+   * The most any example of the answer's first `NOTHING_WINDOW` tools can have scored (its vote's,
+   * or the votes' `floor`), and whether every one of them has examples.
+   */
   readonly supported: number;
+  readonly windowKnown: boolean;
 }
+
+/**
+ * The tools "nothing fits" looks at: the answer's first ten (the places the votes are fused into),
+ * whatever the limit — a tool the examples cannot speak for anywhere there keeps the rule out.
+ */
+export const NOTHING_WINDOW = 10;
 
 /** The gate's view of an answer: its first `JUDGED_TOOLS` tools and the best vote. */
 export function gateCase(
@@ -35,9 +45,10 @@ export function gateCase(
   confidence: number,
 ): GateCase {
   const first = hits.slice(0, JUDGED_TOOLS);
+  const window = hits.slice(0, NOTHING_WINDOW);
   let supported = votes.floor;
   for (const vote of votes)
-    if (vote.score > supported && first.some((hit) => hit.index === vote.index)) supported = vote.score;
+    if (vote.score > supported && window.some((hit) => hit.index === vote.index)) supported = vote.score;
   return {
     confidence,
     score: votes[0]?.score ?? 0,
@@ -47,18 +58,21 @@ export function gateCase(
     sources: first.every((hit) => examples.knowsSource(hit.index)),
     nothing: votes.nothing,
     supported,
+    windowKnown: window.every((hit) => examples.has(hit.index)),
   };
 }
 
 /**
- * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): every judged tool has
- * examples, and an example of a request no tool serves scores `score` or more against the request
- * and more than any example of the judged tools. Any confidence.
+ * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): every tool of its first
+ * `NOTHING_WINDOW` has examples, and an example of a request no tool serves scores `score` or more
+ * against the request and more than any example of those tools. Any confidence.
  */
-export function nothingFits(judged: GateCase, score: number = EXAMPLES.nothing.score): boolean {
-  return (
-    judged.judged > 0 && judged.known === judged.judged && judged.nothing >= score && judged.nothing > judged.supported
-  );
+export function nothingFits(
+  judged: GateCase,
+  score: number = EXAMPLES.nothing.score,
+  over: number = EXAMPLES.nothing.over,
+): boolean {
+  return judged.judged > 0 && judged.windowKnown && judged.nothing >= score && judged.nothing > judged.supported * over;
 }
 
 /**

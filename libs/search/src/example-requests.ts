@@ -43,7 +43,8 @@ export const EXAMPLES = {
    * given when an example scores `score` or more against the request and says at least `share` of
    * it, and its tool is among the answer's first five — people ask this of that tool in nearly
    * these words, however little its own text says it. Chosen by `scripts/fit-example-gate.ts` on
-   * tuning material; `score` is above the gate's scores, so a rescued answer is never withheld.
+   * tuning material; `score` is above the gate's scores, so the gate never withholds a rescued
+   * answer (nothing fits still may: the rescue then gives nothing back).
    */
   rescue: { score: 29, share: 0.3 },
   /**
@@ -55,7 +56,7 @@ export const EXAMPLES = {
    * tenant's own) could be the one asked for: one among the judged keeps the rule out. Chosen by
    * `scripts/fit-example-gate.ts` on tuning material.
    */
-  nothing: { score: 14 },
+  nothing: { score: 14, over: 1 },
 } as const;
 
 /** The tool place of the examples of requests no tool serves (no known tool has it). */
@@ -79,7 +80,7 @@ interface Table {
   /** Per term: where its examples start in `examples` (one more entry than terms). */
   readonly starts: Uint32Array;
   readonly examples: Uint16Array;
-  /** Per example: its tool's place in the known-tools list. */
+  /** Per example: its tool's place in the known-tools list, or `NOTHING_SLOT` for a request no tool serves. */
   readonly tools: Uint16Array;
   /** Per example: its BM25 length factor, (k1 + 1) / (1 + k1 (1 − b + b · length / average)). */
   readonly norms: Float32Array;
@@ -163,7 +164,10 @@ function loadTable(): Table {
       held += 1;
       most = Math.max(most, norms[example] as number);
     }
-    idfs[at] = idfOf(held, toolExamples);
+    // A term no tool example holds counts for nothing: a request no tool serves is compared with
+    // the tools' examples on the words both use, and one rare word (or a CJK pair across two words)
+    // of its own must not outweigh them.
+    idfs[at] = held === 0 ? 0 : idfOf(held, toolExamples);
     tops[at] = (idfs[at] as number) * most;
   }
   table = {
@@ -196,7 +200,7 @@ export interface ExampleVote {
   /**
    * That score over the request's reach, the sum over its terms of the most any one example gets
    * from each: how much of what the request says its best example says too (0…1). The reach runs
-   * over every example, not only those of the catalog's tools: in a catalog with few of the
+   * over every tool example, not only those of the catalog's tools: in a catalog with few of the
    * union's tools, shares read lower than in the union the gate was fitted on.
    */
   readonly share: number;
