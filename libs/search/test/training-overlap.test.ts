@@ -29,7 +29,7 @@ describe('the requests no tool serves, beside the evaluation sets', () => {
         for (const term of terms) if (other.has(term)) shared += 1;
         return shared / Math.max(1, terms.size + other.size - shared) >= NEAR;
       });
-    for (const file of ['no-capability-requests.jsonl', 'no-capability-requests-held-back.jsonl']) {
+    for (const file of ['no-capability-requests.jsonl']) {
       const copies = queriesOf(resolve(here, '../training', file)).filter((query) =>
         near(new Set(analyzeQuery(query))),
       );
