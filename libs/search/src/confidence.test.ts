@@ -72,11 +72,13 @@ describe('confidence and abstention', () => {
     expect(open.search(query, 5).map((hit) => hit.name)).toEqual(answer.nearest.map((hit) => hit.name));
   });
 
-  it('counts a word with digits (an id, a time, a code) as a value, not as a capability no tool has', () => {
+  it('counts a value (an id, a time, a code) as no capability the catalog lacks, and a name with a digit as a word', () => {
     const plain = engine.queryTerms('list my calendar records');
     for (const value of ['9am', 'p0420', 'inv2024x'])
       expect(engine.queryTerms(`list my calendar records ${value}`).unknownMass, value).toBe(plain.unknownMass);
     expect(engine.queryTerms('list my calendar records zorblax').unknownMass).toBeGreaterThan(plain.unknownMass);
+    // A name with a digit or two ("k8s", "ec2") is a word like any other.
+    expect(engine.queryTerms('list my calendar records k8s').unknownMass).toBeGreaterThan(plain.unknownMass);
     expect(engine.answer('list my calendar records for 9am', 5).confidence).toBe(
       engine.answer('list my calendar records for', 5).confidence,
     );

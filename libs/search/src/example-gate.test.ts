@@ -4,7 +4,7 @@ import type { ExampleVoteList, ExampleVotes } from './example-requests';
 import { EXAMPLES } from './example-requests';
 
 /** An answer whose first ten tools all have examples (unless `windowKnown` is false), the best of them scoring `supported`. */
-const judged = (nothing: number, supported: number, windowKnown = true): GateCase => ({
+const judged = (nothing: number, supported: number, windowKnown = true, saysMore = true): GateCase => ({
   confidence: 0.9,
   score: supported,
   share: 0.5,
@@ -14,19 +14,25 @@ const judged = (nothing: number, supported: number, windowKnown = true): GateCas
   nothing,
   supported,
   windowKnown,
+  saysMore: () => saysMore,
 });
 
 describe('nothing fits', () => {
-  const at = EXAMPLES.nothing.score;
+  const { score: at, over } = EXAMPLES.nothing;
 
-  it('withholds an answer, however confident, when a request no tool serves reads closer than its tools', () => {
-    expect(nothingFits(judged(at, at - 1))).toBe(true);
-    expect(nothingFits(judged(at + 10, at + 9))).toBe(true);
+  it('withholds an answer, however confident, when a request no tool serves reads clearly closer than its tools', () => {
+    expect(nothingFits(judged(at, 0))).toBe(true);
+    expect(nothingFits(judged(at + 10, (at + 10) / over - 1))).toBe(true);
   });
 
-  it('gives it when an example of a judged tool scores as much, or the closest request scores under the threshold', () => {
+  it('gives it on a near tie, or when the closest request scores under the threshold', () => {
+    expect(nothingFits(judged(at + 10, (at + 10) / over))).toBe(false);
     expect(nothingFits(judged(at + 10, at + 10))).toBe(false);
     expect(nothingFits(judged(at - 0.5, 0))).toBe(false);
+  });
+
+  it('gives it when the first ten tools have every word of the request', () => {
+    expect(nothingFits(judged(at + 10, 0, true, false))).toBe(false);
   });
 
   it('stays out while a tool of the first ten has no examples: it could be the one asked for', () => {

@@ -1,4 +1,7 @@
+import type { Bm25Index } from './bm25-index';
 import { EXAMPLES, type ExampleVoteList, type ExampleVotes } from './example-requests';
+import { isValueWord } from './query-terms';
+import { ENCODER } from './request-encoder';
 import { JUDGED_TOOLS, type SearchHit } from './search-types';
 
 /** The example gate's thresholds (`EXAMPLES.abstain`; `scripts/fit-example-gate.ts` tries others). */
@@ -29,13 +32,18 @@ export interface GateCase {
    */
   readonly supported: number;
   readonly windowKnown: boolean;
+  /**
+   * Whether the request says something none of those tools has: a word of it (not a value) that
+   * no tool of the first `NOTHING_WINDOW` contains. Computed when first asked (`saysMore`).
+   */
+  readonly saysMore: () => boolean;
 }
 
 /**
  * The tools "nothing fits" looks at: the answer's first ten (the places the votes are fused into),
  * whatever the limit — a tool the examples cannot speak for anywhere there keeps the rule out.
  */
-export const NOTHING_WINDOW = 10;
+export const NOTHING_WINDOW = ENCODER.lexical;
 
 /** The gate's view of an answer: its first `JUDGED_TOOLS` tools and the best vote. */
 export function gateCase(
@@ -43,6 +51,7 @@ export function gateCase(
   hits: readonly SearchHit[],
   votes: ExampleVoteList,
   confidence: number,
+  request?: { readonly index: Bm25Index; readonly terms: readonly string[] },
 ): GateCase {
   const first = hits.slice(0, JUDGED_TOOLS);
   const window = hits.slice(0, NOTHING_WINDOW);
@@ -59,20 +68,53 @@ export function gateCase(
     nothing: votes.nothing,
     supported,
     windowKnown: window.every((hit) => examples.has(hit.index)),
+    saysMore: once(() => request === undefined || saysMoreThan(request.index, request.terms, window)),
   };
 }
 
 /**
  * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): every tool of its first
- * `NOTHING_WINDOW` has examples, and an example of a request no tool serves scores `score` or more
- * against the request and more than any example of those tools. Any confidence.
+ * `NOTHING_WINDOW` has examples, an example of a request no tool serves scores `score` or more
+ * against the request and more than `over` times any example of those tools, and the request says
+ * something none of those tools has (`saysMore`). Any confidence.
  */
 export function nothingFits(
   judged: GateCase,
   score: number = EXAMPLES.nothing.score,
   over: number = EXAMPLES.nothing.over,
 ): boolean {
-  return judged.judged > 0 && judged.windowKnown && judged.nothing >= score && judged.nothing > judged.supported * over;
+  return (
+    judged.judged > 0 &&
+    judged.windowKnown &&
+    judged.nothing >= score &&
+    judged.nothing > judged.supported * over &&
+    judged.saysMore()
+  );
+}
+
+/** Request words looked at by `saysMoreThan` (a long request's first ones). */
+const MAX_SAID = 64;
+
+/**
+ * Whether a word of the request (its analysed terms; values left out) is in none of `tools`: a
+ * request those tools cover word for word ("merge the pull request on github") is not one no tool
+ * serves, however like one it reads. Cost: one binary search per (word, tool), both bounded.
+ */
+function saysMoreThan(index: Bm25Index, terms: readonly string[], tools: readonly SearchHit[]): boolean {
+  const seen = new Set<string>();
+  for (const term of terms) {
+    if (seen.has(term) || isValueWord(term)) continue;
+    seen.add(term);
+    if (seen.size > MAX_SAID) break;
+    const id = index.termId(term);
+    if (id === undefined || tools.every((tool) => index.contribution(id, tool.index) <= 0)) return true;
+  }
+  return false;
+}
+
+function once(compute: () => boolean): () => boolean {
+  let value: boolean | undefined;
+  return () => (value ??= compute());
 }
 
 /**

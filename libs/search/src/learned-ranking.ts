@@ -25,13 +25,17 @@ export class LearnedRanking {
   readonly #names: readonly string[];
   /** Doubtful answers the examples do not support are withheld (`ranking.abstain`). */
   readonly #abstain: boolean;
+  /** The catalog's index: which of an answer's tools have a word of the request ("nothing fits"). */
+  readonly #index: Bm25Index;
 
   private constructor(
+    index: Bm25Index,
     encoder: EncoderMerge | undefined,
     examples: ExampleVotes | undefined,
     names: readonly string[],
     abstain: boolean,
   ) {
+    this.#index = index;
     this.encoder = encoder;
     this.examples = examples;
     this.#names = names;
@@ -46,7 +50,7 @@ export class LearnedRanking {
     const examples = ranking.examples ? ExampleVotes.of(index.documents, slots) : undefined;
     return encoder === undefined && examples === undefined
       ? undefined
-      : new LearnedRanking(encoder, examples, names, ranking.abstain);
+      : new LearnedRanking(index, encoder, examples, names, ranking.abstain);
   }
 
   /**
@@ -120,7 +124,7 @@ export class LearnedRanking {
     const fused = votes === undefined ? undefined : this.#fused(ranked, votes);
     const voted = fused === undefined ? undefined : withRest(fused, ranked, wide);
     const final = voted ?? ranked;
-    const unsupported = this.#unsupported(final, votes, confidence);
+    const unsupported = this.#unsupported(final, votes, confidence, terms);
     if (encoded === undefined && reordered === undefined && voted === undefined && unsupported === undefined)
       return { hits: shown, confidence, nearest: [] };
     const given = final.length > limit ? final.slice(0, limit) : [...final];
@@ -164,6 +168,7 @@ export class LearnedRanking {
     final: readonly SearchHit[],
     votes: ExampleVoteList | undefined,
     confidence: number,
+    terms: readonly string[],
   ): { score: number; share: number; nothing?: number } | undefined {
     // Neither rule can apply: no need to count the answer's tools.
     if (
@@ -173,7 +178,7 @@ export class LearnedRanking {
       (confidence >= EXAMPLES.abstain.below && votes.nothing < EXAMPLES.nothing.score)
     )
       return undefined;
-    const judged = gateCase(this.examples, final, votes, confidence);
+    const judged = gateCase(this.examples, final, votes, confidence, { index: this.#index, terms });
     if (nothingFits(judged)) return { score: judged.score, share: judged.share, nothing: judged.nothing };
     return gateWithholds(judged) ? { score: judged.score, share: judged.share } : undefined;
   }

@@ -78,8 +78,21 @@ export const MAX_QUERY_TERMS = 256;
 /** Characters of a query that are analysed; the bridge cuts queries shorter still. */
 export const MAX_QUERY_CHARS = 8192;
 
-/** Any digit: a word with one is a value (linear, one character class). */
-const HAS_DIGIT = /\d/;
+/**
+ * A word that is a value the request carries rather than a capability: it starts with a digit
+ * ("9am", "3d6", an order number) or has three digits or more ("p0420", "inv2024x"). "k8s",
+ * "ec2" or "mp4" name things and count as words. One pass, no pattern.
+ */
+export function isValueWord(term: string): boolean {
+  const first = term.charCodeAt(0);
+  if (first >= 48 && first <= 57) return true;
+  let digits = 0;
+  for (let at = 1; at < term.length; at += 1) {
+    const code = term.charCodeAt(at);
+    if (code >= 48 && code <= 57 && ++digits >= 3) return true;
+  }
+  return false;
+}
 
 /**
  * The weighted index terms of a query and its IDF mass (what coverage is measured against): the
@@ -178,9 +191,9 @@ export function buildQueryTerms(
     if (relating) said.push({ term, weight: 1 });
     // Words no tool contains make a query less answerable, but only the first few count: a
     // pasted blob (a base64 image, a log line) must not drown the words that do match.
-    // A word with a digit no tool has is a value the request carries (an id, "9am", a fault
-    // code), not a capability the catalog lacks: it stays out of the unknown mass.
-    if (HAS_DIGIT.test(term)) return;
+    // A value the request carries (an id, "9am", a fault code) that no tool has is not a
+    // capability the catalog lacks: it stays out of the unknown mass.
+    if (isValueWord(term)) return;
     const missing = unknown++ < MAX_UNKNOWN_TERMS ? index.maxIdf : 0;
     mass += missing;
     unknownMass += missing;

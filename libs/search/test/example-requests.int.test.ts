@@ -50,7 +50,7 @@ describe.skipIf(!hasSharedData())('example requests on the 6,685-tool union', ()
   const names = (engine: SearchEngine, query: string) =>
     engine.search(query, 5).map((hit) => union().names[hit.index] ?? '');
 
-  it('lift gold tools of the hand-written requests into the first five, and push none out', () => {
+  it('lifts gold tools of the hand-written requests into the first five, and pushes none out', () => {
     const { on, off } = union();
     const ids = unionTools().map((tool) => `${tool.label}::${tool.originalName}`);
     const parsed = parseQueryFile(readFileSync(resolve(here, '../eval/answerable-queries.jsonl'), 'utf8'));
