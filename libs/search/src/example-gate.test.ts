@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { gateCase, nothingFits, NOTHING_WINDOW, type GateCase } from './example-gate';
+import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
+import { tool, toolset } from '@toolsearch/testing';
 import type { ExampleVoteList, ExampleVotes } from './example-requests';
+import { SearchEngine } from './search-engine';
+import { toSearchDocument } from './search-document';
 import { EXAMPLES } from './example-requests';
 
 /** An answer whose first ten tools all have examples (unless `windowKnown` is false), the best of them scoring `supported`. */
@@ -51,7 +55,7 @@ describe('the case nothing fits judges', () => {
   const votes = (entries: { index: number; score: number }[], floor = 0): ExampleVoteList =>
     Object.assign(
       entries.map((entry, place) => ({ ...entry, place, share: 0.5 })),
-      { nothing: 20, floor },
+      { nothing: 20, floor, nothingAt: -1 },
     );
   const examplesWithout = (missing: number) =>
     ({ has: (index: number) => index !== missing, knowsSource: () => true }) as unknown as ExampleVotes;
@@ -76,5 +80,33 @@ describe('the case nothing fits judges', () => {
       ).supported,
     ).toBe(18);
     expect(gateCase(examplesWithout(-1), hits, votes([{ index: 11, score: 30 }], 9), 0.9).supported).toBe(9);
+  });
+});
+
+describe('what the request no tool serves won on', () => {
+  const documents = buildSessionTools(
+    [toolset('git', [tool('merge_pull_request', 'Merge a pull request on GitHub')])],
+    defaultToolSearchConfig(),
+  ).deferred.map((t) => toSearchDocument(t));
+  const { index } = new SearchEngine(documents);
+  const hits = [{ index: 0, name: 'git__merge_pull_request', score: 1, reason: 'bm25' as const }];
+  const votes: ExampleVoteList = Object.assign([], { nothing: 20, floor: 0, nothingAt: 7 });
+  /** Examples whose request no tool serves (example 7) counted exactly `words`. */
+  const counting = (...words: string[]) =>
+    ({
+      has: () => true,
+      knowsSource: () => true,
+      counts: (example: number, term: string) => example === 7 && words.includes(term),
+    }) as unknown as ExampleVotes;
+  const says = (words: string[], request: string[]) =>
+    gateCase(counting(...words), hits, votes, 0.9, { index, terms: request }).saysMore();
+
+  it('is a word that counted for it and that none of the tools has', () => {
+    expect(says(['merg', 'pull', 'request', 'enabl'], ['enabl', 'merg', 'pull', 'request'])).toBe(true);
+  });
+
+  it('is not a word only the tools have, nor one that did not count, nor a value', () => {
+    expect(says(['merg', 'pull', 'request'], ['merg', 'alic', 'pull', 'request'])).toBe(false);
+    expect(says(['merg', '4512'], ['merg', '4512'])).toBe(false);
   });
 });

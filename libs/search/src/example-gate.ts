@@ -33,8 +33,9 @@ export interface GateCase {
   readonly supported: number;
   readonly windowKnown: boolean;
   /**
-   * Whether the request says something none of those tools has: a word of it (not a value) that
-   * no tool of the first `NOTHING_WINDOW` contains. Computed when first asked (`saysMore`).
+   * Whether the request no tool serves won on something those tools lack: a word of the request
+   * (not a value) that counted in that request's score (`ExampleVotes.counts`) and that no tool of
+   * the first `NOTHING_WINDOW` contains. Computed when first asked.
    */
   readonly saysMore: () => boolean;
 }
@@ -68,7 +69,11 @@ export function gateCase(
     nothing: votes.nothing,
     supported,
     windowKnown: window.every((hit) => examples.has(hit.index)),
-    saysMore: once(() => request === undefined || saysMoreThan(request.index, request.terms, window)),
+    saysMore: once(
+      () =>
+        request === undefined ||
+        wonOnMore(request.index, request.terms, window, (term) => examples.counts(votes.nothingAt, term)),
+    ),
   };
 }
 
@@ -92,20 +97,28 @@ export function nothingFits(
   );
 }
 
-/** Request words looked at by `saysMoreThan` (a long request's first ones). */
+/** Request words looked at by `wonOnMore` (a long request's first ones). */
 const MAX_SAID = 64;
 
 /**
- * Whether a word of the request (its analysed terms; values left out) is in none of `tools`: a
- * request those tools cover word for word ("merge the pull request on github") is not one no tool
- * serves, however like one it reads. Cost: one binary search per (word, tool), both bounded.
+ * Whether a word of the request (its analysed terms; values left out) that `counted` for the
+ * request no tool serves is in none of `tools`: a request whose likeness to one no tool serves
+ * lies only in words those tools have ("merge alice's pull request on github" beside "enable
+ * auto-merge on GitHub pull request") is not one no tool serves. Cost: per word, two binary
+ * searches in the examples and one per tool, all bounded.
  */
-function saysMoreThan(index: Bm25Index, terms: readonly string[], tools: readonly SearchHit[]): boolean {
+function wonOnMore(
+  index: Bm25Index,
+  terms: readonly string[],
+  tools: readonly SearchHit[],
+  counted: (term: string) => boolean,
+): boolean {
   const seen = new Set<string>();
   for (const term of terms) {
     if (seen.has(term) || isValueWord(term)) continue;
     seen.add(term);
     if (seen.size > MAX_SAID) break;
+    if (!counted(term)) continue;
     const id = index.termId(term);
     if (id === undefined || tools.every((tool) => index.contribution(id, tool.index) <= 0)) return true;
   }

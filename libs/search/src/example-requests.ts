@@ -51,7 +51,7 @@ export const EXAMPLES = {
    * Nothing fits: an answer (confident or not) whose first ten tools all have examples is withheld
    * when an example of a request no tool serves (`training/no-capability-requests.jsonl`) scores
    * `score` or more against the request and more than `over` times every example of those ten
-   * tools, and the request has a word none of them contains — it reads like something people ask
+   * tools, and it won on a word of the request none of them contains — it reads like something people ask
    * that these catalogs cannot do ("cancel my gym membership") more than like anything asked of
    * the tools found. A tool without examples (a tenant's own) among the ten keeps the rule out.
    * `score` is chosen by `scripts/fit-example-gate.ts` on tuning material; `over` is set by hand:
@@ -215,6 +215,8 @@ export interface ExampleVote {
 export interface ExampleVoteList extends ReadonlyArray<ExampleVote> {
   readonly nothing: number;
   readonly floor: number;
+  /** The example of a request no tool serves that scored `nothing` (-1 when none scored). */
+  readonly nothingAt: number;
 }
 
 /** The example requests' part in one engine's answers: which of its tools have examples. */
@@ -244,6 +246,27 @@ export class ExampleVotes {
   }
 
   /** Whether the tool at catalog position `index` has examples (they can vote for it). */
+  /**
+   * Whether `term` counted in `example`'s score: the example holds it and some tool example does
+   * too (a term only requests no tool serves use counts for nothing). One binary search for the
+   * term, one in its postings.
+   */
+  counts(example: number, term: string): boolean {
+    const { terms, starts, examples, idfs } = loadTable();
+    const at = placeIn(terms, fnv1a(term));
+    if (at < 0 || example < 0 || idfs[at] === 0) return false;
+    let low = starts[at] as number;
+    let high = (starts[at + 1] as number) - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const held = examples[middle] as number;
+      if (held === example) return true;
+      if (held < example) low = middle + 1;
+      else high = middle - 1;
+    }
+    return false;
+  }
+
   has(index: number): boolean {
     return this.#known[index] === 1;
   }
@@ -357,13 +380,17 @@ export class ExampleVotes {
     // Each tool counts its best example; the scratch is zeroed again on the way.
     let toolCount = 0;
     let nothing = 0;
+    let nothingAt = -1;
     for (let at = 0; at < touchedCount; at += 1) {
       const example = touched[at] as number;
       const tool = tools[example] as number;
       const score = scores[example] as number;
       scores[example] = 0;
       if (tool === NOTHING_SLOT) {
-        if (score > nothing) nothing = score;
+        if (score > nothing) {
+          nothing = score;
+          nothingAt = example;
+        }
         continue;
       }
       const held = best[tool] as number;
@@ -387,6 +414,6 @@ export class ExampleVotes {
     }
     for (let at = 0; at < toolCount; at += 1) best[touchedTools[at] as number] = 0;
     const floor = count === EXAMPLES.tools ? (votes[votes.length - 1]?.score ?? 0) : 0;
-    return Object.assign(votes, { nothing, floor });
+    return Object.assign(votes, { nothing, floor, nothingAt });
   }
 }

@@ -11,7 +11,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // "Nothing fits" on the 6,685-tool union: a request that reads like one of the requests no union
 // tool serves (training/no-capability-requests.jsonl) more than like any example of the tools found
 // is withheld, confident or not. The request below was written for this test.
-const ERRAND = 'rerun the failed CircleCI workflow on main';
+const ERRAND = 'rerun the failed Circle CI workflow';
 
 describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () => {
   let built: { documents: ReturnType<typeof toSearchDocument>[]; engine: SearchEngine } | undefined;
@@ -69,11 +69,19 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
     }
   }, 60_000);
 
-  it('gives requests whose tools have every word of them, however like a request no tool serves they read', () => {
+  it('gives requests whose likeness to one no tool serves lies only in words their tools have', () => {
     // Found by a review: "enable auto-merge on GitHub pull request" (no tool does that) holds every
-    // word of these, and outscored the examples of the merge tool that serves them.
+    // word these share with it, and outscored the examples of the merge tool that serves them.
     const { engine } = union();
-    for (const query of ['merge the pull request on github', 'github merge pull request', 'merge pull request']) {
+    // Found by the next review: any word the tools lacked ("alice's", "kindly", a typo) brought it back.
+    for (const query of [
+      'merge the pull request on github',
+      'github merge pull request',
+      'merge pull request',
+      "merge alice's pull request on github",
+      'kindly merge the pull request on github',
+      'merge the pull request on githib',
+    ]) {
       const answer = engine.answer(query, 5);
       expect(answer.nothingScore, query).toBeUndefined();
       expect(answer.hits.length, query).toBeGreaterThan(0);
