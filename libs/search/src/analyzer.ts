@@ -176,3 +176,19 @@ export function analyzeQuery(query: string): string[] {
   const terms = analyze(query, true);
   return terms.length > 0 ? terms : analyze(query, false);
 }
+
+/**
+ * A word that is a value the request carries rather than a capability: it starts with a digit
+ * ("9am", "3d6", an order number) or has three digits or more ("p0420", "inv2024x"). "k8s",
+ * "ec2" or "mp4" name things and count as words. One pass, no pattern.
+ */
+export function isValueWord(term: string): boolean {
+  const first = term.charCodeAt(0);
+  if (first >= 48 && first <= 57) return true;
+  let digits = 0;
+  for (let at = 1; at < term.length; at += 1) {
+    const code = term.charCodeAt(at);
+    if (code >= 48 && code <= 57 && ++digits >= 3) return true;
+  }
+  return false;
+}

@@ -1,6 +1,6 @@
+import { isValueWord } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EXAMPLES, type ExampleVoteList, type ExampleVotes } from './example-requests';
-import { isValueWord } from './query-terms';
 import { ENCODER } from './request-encoder';
 import { JUDGED_TOOLS, type SearchHit } from './search-types';
 

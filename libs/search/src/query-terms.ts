@@ -1,4 +1,4 @@
-import { analyze, stem, words, wordTerms } from './analyzer';
+import { analyze, isValueWord, stem, words, wordTerms } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { translateCjk } from './cross-lingual';
 import { glossaryTerms } from './glossary';
@@ -77,22 +77,6 @@ export const MAX_QUERY_TERMS = 256;
 
 /** Characters of a query that are analysed; the bridge cuts queries shorter still. */
 export const MAX_QUERY_CHARS = 8192;
-
-/**
- * A word that is a value the request carries rather than a capability: it starts with a digit
- * ("9am", "3d6", an order number) or has three digits or more ("p0420", "inv2024x"). "k8s",
- * "ec2" or "mp4" name things and count as words. One pass, no pattern.
- */
-export function isValueWord(term: string): boolean {
-  const first = term.charCodeAt(0);
-  if (first >= 48 && first <= 57) return true;
-  let digits = 0;
-  for (let at = 1; at < term.length; at += 1) {
-    const code = term.charCodeAt(at);
-    if (code >= 48 && code <= 57 && ++digits >= 3) return true;
-  }
-  return false;
-}
 
 /**
  * The weighted index terms of a query and its IDF mass (what coverage is measured against): the
