@@ -1,4 +1,4 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, SentinelConnector } from 'ioredis';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { parseDaemonConfig } from './config';
@@ -51,10 +51,17 @@ describe('RedisConnector', () => {
         failoverDetector: true,
         enableOfflineQueue: false,
       });
+      // The connector that retires a lost connection's failover detector (redis-client.ts).
+      expect((client as Redis).options.Connector?.prototype).toBeInstanceOf(SentinelConnector);
       expect(sentinel.locationSetting).toContain('TOOLSEARCH_REDIS_SENTINELS');
     } finally {
       client.disconnect();
     }
+  });
+
+  it('finds the private field the failover-safe connector retires in this ioredis (renamed: the fix would do nothing)', () => {
+    const connector = new SentinelConnector({ sentinels: [{ host: 's0', port: 26379 }], name: 'toolsearch' } as never);
+    expect(Object.hasOwn(connector, 'failoverDetector')).toBe(true);
   });
 
   it('opens one server from the URL with the configured credentials, and never names them', () => {

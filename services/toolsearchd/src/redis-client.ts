@@ -1,4 +1,11 @@
-import { Cluster, Redis, type ChainableCommander, type ClusterOptions, type RedisOptions } from 'ioredis';
+import {
+  Cluster,
+  Redis,
+  SentinelConnector,
+  type ChainableCommander,
+  type ClusterOptions,
+  type RedisOptions,
+} from 'ioredis';
 import type { Logger } from 'pino';
 import { redactUrl } from '@toolsearch/client';
 import { redisConnectionUrl, redisCredentials, type RedisConfig } from './connection-config';
@@ -38,6 +45,30 @@ const CLUSTER_RETRIES: Record<
   producer: { maxRedirections: 4, retryDelayOnFailover: 100, retryDelayOnClusterDown: 100 },
   worker: { retryDelayOnFailover: 200, retryDelayOnClusterDown: 200 },
 };
+
+/**
+ * ioredis 5.11.1's Sentinel connector with one race closed. Its failover detector (subscribed to
+ * `+switch-master`) is made for one connection to the primary but outlives it: once that connection
+ * is lost (the primary killed) the client reconnects, asking a Sentinel for the primary each time,
+ * and a `+switch-master` arriving while it asks made `connect()` throw "Connection is closed." —
+ * after which ioredis leaves the client `end`, never retrying, and every command is refused for
+ * good. The more likely the slower the Sentinels answer (a busy machine). The detector is retired
+ * when a new attempt begins (which asks the Sentinels anyway); ioredis makes a new one when that
+ * attempt connects. Given as the `Connector` option, so BullMQ's `duplicate()`s get it too.
+ */
+class FailoverSafeSentinelConnector extends SentinelConnector {
+  // ioredis constructs a `Connector` with the client's options, typed `unknown`.
+  constructor(options: unknown) {
+    super(options as ConstructorParameters<typeof SentinelConnector>[0]);
+  }
+
+  override connect(...args: Parameters<SentinelConnector['connect']>): ReturnType<SentinelConnector['connect']> {
+    const self = this as unknown as { failoverDetector: { cleanup(): void } | null };
+    self.failoverDetector?.cleanup();
+    self.failoverDetector = null;
+    return super.connect(...args);
+  }
+}
 
 /** `host:port` (`[v6]:port`) as ioredis takes it. */
 function hostPort(entry: string): { host: string; port: number } {
@@ -123,6 +154,7 @@ export class RedisConnector {
         // Sentinel's +switch-master moves the connection to the new primary at once, instead of
         // when the old one's socket finally errors.
         failoverDetector: true,
+        Connector: FailoverSafeSentinelConnector,
         ...(config.sentinelUsername !== undefined ? { sentinelUsername: config.sentinelUsername } : {}),
         ...(config.sentinelPassword !== undefined ? { sentinelPassword: config.sentinelPassword } : {}),
       });
