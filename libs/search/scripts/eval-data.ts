@@ -40,10 +40,35 @@ export const LMB_NEGATIVES: EvalSet = {
  * script that fits or learns anything reads them). See `eval/README.md`: `fresh` to `fresh9` have
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
  * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third) and
- * `fresh13` and `fresh15` (read in the twenty-fourth session); `fresh12` (twenty-third session),
- * `fresh14` and `fresh16` (twenty-fourth) are the unseen ones.
+ * `fresh13` and `fresh15` (read in the twenty-fourth session), and `fresh12`, `fresh14` and
+ * `fresh16` (read in the twenty-fifth); `fresh17` and `fresh18` (twenty-fifth session) are the
+ * unseen ones.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh18 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh18-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh18 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh18-abstention-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh17 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh17-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh17 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh17-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh16 answerable',
     catalogs: UNION,
