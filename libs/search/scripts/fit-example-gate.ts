@@ -5,7 +5,7 @@
  * `EXAMPLES.rescue`: from which example score and share an answer the lexical confidence or the
  * context check withholds is given after all (when that example's tool is among its first five). Reads
  * tuning material only — the tuning parts of LiveMCPBench and of the project's own sets, and the
- * held-out sets that have been read (`fresh` to `fresh11`, `fresh13`, `fresh15`, whole; `eval/README.md`) — and prints
+ * held-out sets that have been read (`fresh` to `fresh16`, whole; `eval/README.md`) — and prints
  * the frozen test parts beside the choice, which they do not steer. StableToolBench's tools have no
  * examples: the gate never applies there.
  *
@@ -38,7 +38,7 @@ interface Sample extends GateCase {
 }
 
 const dataDir = publicDataDir();
-const READ_SETS = /^fresh([2-9]|1[0135])? /;
+const READ_SETS = /^fresh([2-9]|1[0-6])? /;
 const sets = [
   ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
   LMB_NEGATIVES,

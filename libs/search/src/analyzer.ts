@@ -177,6 +177,11 @@ export function analyzeQuery(query: string): string[] {
   return terms.length > 0 ? terms : analyze(query, false);
 }
 
+/** Whether an analysed term is a piece of CJK text (a character pair, or a lone character). */
+export function isCjkTerm(term: string): boolean {
+  return CJK.test(term);
+}
+
 /**
  * A word that is a value the request carries rather than a capability: it starts with a digit
  * ("9am", "3d6", an order number) or has three digits or more ("p0420", "inv2024x"). "k8s",

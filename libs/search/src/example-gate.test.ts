@@ -3,6 +3,7 @@ import { gateCase, nothingFits, NOTHING_WINDOW, type GateCase } from './example-
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
 import type { ExampleVoteList, ExampleVotes } from './example-requests';
+import type { Bm25Index } from './bm25-index';
 import { SearchEngine } from './search-engine';
 import { toSearchDocument } from './search-document';
 import { EXAMPLES } from './example-requests';
@@ -60,11 +61,33 @@ describe('the case nothing fits judges', () => {
   const examplesWithout = (missing: number) =>
     ({ has: (index: number) => index !== missing, knowsSource: () => true }) as unknown as ExampleVotes;
 
-  it('reads the first ten tools whatever the limit: one without examples among them keeps the rule out', () => {
+  it('reads the first ten tools whatever the limit: one without examples among them keeps the rule out unless the request says why not', () => {
     expect(gateCase(examplesWithout(-1), hits, votes([]), 0.9).windowKnown).toBe(true);
     expect(gateCase(examplesWithout(NOTHING_WINDOW - 1), hits, votes([]), 0.9).windowKnown).toBe(false);
     // Past the tenth place it no longer counts.
     expect(gateCase(examplesWithout(NOTHING_WINDOW), hits, votes([]), 0.9).windowKnown).toBe(true);
+  });
+
+  it('lets a tool without examples stay in the ten when it matches under two words of the request', () => {
+    // A bare catalog tool found by one incidental word does not keep the rule out; a tool that
+    // matches an action and its object (a tenant's own tool for the request) does. Values do not count.
+    const termIds = new Map([
+      ['rerun', 0],
+      ['workflow', 1],
+      ['2024', 2],
+    ]);
+    const request = (toolTerms: number[]) => ({
+      index: {
+        termId: (term: string) => termIds.get(term),
+        contribution: (term: number, doc: number) => (doc === NOTHING_WINDOW - 1 && toolTerms.includes(term) ? 1 : 0),
+      } as unknown as Bm25Index,
+      terms: ['rerun', 'the', 'workflow', '2024'],
+    });
+    const without = examplesWithout(NOTHING_WINDOW - 1);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0])).windowKnown).toBe(true);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0, 2])).windowKnown).toBe(true);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0, 1])).windowKnown).toBe(false);
+    expect(gateCase(without, hits, votes([]), 0.9).windowKnown).toBe(false);
   });
 
   it("takes the best vote of those ten tools as their support, or the votes' floor", () => {

@@ -1,4 +1,4 @@
-import { isValueWord } from './analyzer';
+import { isCjkTerm, isValueWord } from './analyzer';
 import type { Bm25Index } from './bm25-index';
 import { EXAMPLES, type ExampleVoteList, type ExampleVotes } from './example-requests';
 import { ENCODER } from './request-encoder';
@@ -28,7 +28,8 @@ export interface GateCase {
   readonly nothing: number;
   /**
    * The most any example of the answer's first `NOTHING_WINDOW` tools can have scored (its vote's,
-   * or the votes' `floor`), and whether every one of them has examples.
+   * or the votes' `floor`), and whether the examples speak for every one of them: it has examples,
+   * or it matches fewer than `UNSPOKEN_WORDS` words of the request (`examplesSpeakFor`).
    */
   readonly supported: number;
   readonly windowKnown: boolean;
@@ -46,6 +47,16 @@ export interface GateCase {
  */
 export const NOTHING_WINDOW = ENCODER.lexical;
 
+/**
+ * A tool without examples in the window keeps "nothing fits" out when it matches this many words
+ * of the request or more. Two, an action and its object, as in the confidence's `firstTerms`: a
+ * tool that does what is asked matches both (a tenant's own CI tool for "rerun the failed CI
+ * workflow"); the catalog tools with bare descriptions that reach the first ten of a request no
+ * tool serves come in on one incidental word ("add", "print"). One kept the rule from 18 more
+ * tuning no-capability requests, three withheld 9 tuning hits (BENCHMARKS.md, twenty-fifth session).
+ */
+export const UNSPOKEN_WORDS = 2;
+
 /** The gate's view of an answer: its first `JUDGED_TOOLS` tools and the best vote. */
 export function gateCase(
   examples: ExampleVotes,
@@ -56,6 +67,7 @@ export function gateCase(
 ): GateCase {
   const first = hits.slice(0, JUDGED_TOOLS);
   const window = hits.slice(0, NOTHING_WINDOW);
+  const windowIndices = window.map((hit) => hit.index);
   let supported = votes.floor;
   for (const vote of votes)
     if (vote.score > supported && window.some((hit) => hit.index === vote.index)) supported = vote.score;
@@ -68,18 +80,24 @@ export function gateCase(
     sources: first.every((hit) => examples.knowsSource(hit.index)),
     nothing: votes.nothing,
     supported,
-    windowKnown: window.every((hit) => examples.has(hit.index)),
+    windowKnown: examplesSpeakFor(examples, window, request),
     saysMore: once(
       () =>
         request === undefined ||
-        wonOnMore(request.index, request.terms, window, (term) => examples.counts(votes.nothingAt, term)),
+        wonOnMore(
+          request.index,
+          request.terms,
+          window,
+          (term) => examples.counts(votes.nothingAt, term),
+          (term) => examples.saidFor(term, windowIndices),
+        ),
     ),
   };
 }
 
 /**
- * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): every tool of its first
- * `NOTHING_WINDOW` has examples, an example of a request no tool serves scores `score` or more
+ * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): the examples speak for
+ * every tool of its first `NOTHING_WINDOW` (`windowKnown`), an example of a request no tool serves scores `score` or more
  * against the request and more than `over` times any example of those tools, and the request says
  * something none of those tools has (`saysMore`). Any confidence.
  */
@@ -97,21 +115,58 @@ export function nothingFits(
   );
 }
 
-/** Request words looked at by `wonOnMore` (a long request's first ones). */
+/** Request words looked at by `wonOnMore` and `examplesSpeakFor` (a long request's first ones). */
 const MAX_SAID = 64;
+
+/**
+ * Whether every tool of `window` has examples or matches fewer than `UNSPOKEN_WORDS` distinct
+ * words of the request (its analysed terms; values left out). Without the request, whether every
+ * one has examples. Cost: nothing more when all have examples; else one binary search per request
+ * word, then one per (word, tool without examples), all bounded.
+ */
+function examplesSpeakFor(
+  examples: ExampleVotes,
+  window: readonly SearchHit[],
+  request: { readonly index: Bm25Index; readonly terms: readonly string[] } | undefined,
+): boolean {
+  const unspoken = window.filter((hit) => !examples.has(hit.index));
+  if (unspoken.length === 0) return true;
+  if (request === undefined) return false;
+  const ids: number[] = [];
+  const seen = new Set<string>();
+  for (const term of request.terms) {
+    if (seen.has(term) || isValueWord(term)) continue;
+    seen.add(term);
+    if (seen.size > MAX_SAID) break;
+    const id = request.index.termId(term);
+    if (id !== undefined) ids.push(id);
+  }
+  return unspoken.every((tool) => {
+    let matched = 0;
+    for (const id of ids)
+      if (request.index.contribution(id, tool.index) > 0 && ++matched >= UNSPOKEN_WORDS) return false;
+    return true;
+  });
+}
 
 /**
  * Whether a word of the request (its analysed terms; values left out) that `counted` for the
  * request no tool serves is in none of `tools`: a request whose likeness to one no tool serves
  * lies only in words those tools have ("merge alice's pull request on github" beside "enable
- * auto-merge on GitHub pull request") is not one no tool serves. Cost: per word, two binary
- * searches in the examples and one per tool, all bounded.
+ * auto-merge on GitHub pull request") is not one no tool serves. CJK pairs need more, since the
+ * tools are mostly described in English and almost never hold one: a pair no tool of the catalog
+ * has is passed over (mostly a pair across two words, 天下 of 明天下午), and a pair counts only
+ * when no example of `tools` holds it either (`said`: people who need those tools say 明天 and
+ * 下午, "tomorrow afternoon", as often as people who need a courier do). Cost: per word, two
+ * binary searches in the examples and one per tool, and for a CJK pair one per example of the
+ * tools; all bounded.
  */
 function wonOnMore(
   index: Bm25Index,
   terms: readonly string[],
   tools: readonly SearchHit[],
   counted: (term: string) => boolean,
+  said: (term: string) => boolean,
 ): boolean {
   const seen = new Set<string>();
   for (const term of terms) {
@@ -120,7 +175,11 @@ function wonOnMore(
     if (seen.size > MAX_SAID) break;
     if (!counted(term)) continue;
     const id = index.termId(term);
-    if (id === undefined || tools.every((tool) => index.contribution(id, tool.index) <= 0)) return true;
+    if (id === undefined) {
+      if (isCjkTerm(term)) continue;
+      return true;
+    }
+    if (tools.every((tool) => index.contribution(id, tool.index) <= 0) && !(isCjkTerm(term) && said(term))) return true;
   }
   return false;
 }

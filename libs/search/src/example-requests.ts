@@ -58,7 +58,7 @@ export const EXAMPLES = {
    * `score` is chosen by `scripts/fit-example-gate.ts` on tuning material; `over` is set by hand:
    * near-ties go to the answer (a review found right answers withheld by margins of 0.3 – 3 %).
    */
-  nothing: { score: 15, over: 1.1 },
+  nothing: { score: Number(process.env['EXP_S'] ?? 15), over: Number(process.env['EXP_O'] ?? 1.1) },
 } as const;
 
 /** One vote: a tool of the catalog and the place of its tool among the examples' best. */
@@ -99,8 +99,12 @@ export class ExampleVotes {
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
+  /** Per catalog position: its place in the known-tools list, or -1. */
+  readonly #slotOf: Int32Array;
+
   /** `sources`: per catalog position, its source's identity (`SearchDocument.source`). */
-  private constructor(starts: Int32Array, docs: Int32Array, sources: readonly string[]) {
+  private constructor(starts: Int32Array, docs: Int32Array, sources: readonly string[], slotOf: Int32Array) {
+    this.#slotOf = slotOf;
     this.#starts = starts;
     this.#docs = docs;
     this.#known = new Uint8Array(sources.length);
@@ -114,7 +118,6 @@ export class ExampleVotes {
     });
   }
 
-  /** Whether the tool at catalog position `index` has examples (they can vote for it). */
   /**
    * Whether `term` counted in `example`'s score: the example holds it and some tool example does
    * too (a term only requests no tool serves use counts for nothing). One binary search for the
@@ -136,8 +139,39 @@ export class ExampleVotes {
     return false;
   }
 
+  /** Whether the tool at catalog position `index` has examples (they can vote for it). */
   has(index: number): boolean {
     return this.#known[index] === 1;
+  }
+
+  /**
+   * Whether an example of one of the tools at catalog positions `indices` holds `term`: a word the
+   * people who need those tools say. Cost: one binary search for the term, then one in its
+   * postings per example of those tools (a few each).
+   */
+  saidFor(term: string, indices: readonly number[]): boolean {
+    const { terms, starts, examples, toolStarts, toolExamples } = exampleTable();
+    const at = placeIn(terms, fnv1a(term));
+    if (at < 0) return false;
+    const from = starts[at] as number;
+    const to = starts[at + 1] as number;
+    for (const index of indices) {
+      const slot = this.#slotOf[index] ?? -1;
+      if (slot < 0) continue;
+      for (let own = toolStarts[slot] as number; own < (toolStarts[slot + 1] as number); own += 1) {
+        const example = toolExamples[own] as number;
+        let low = from;
+        let high = to - 1;
+        while (low <= high) {
+          const middle = (low + high) >>> 1;
+          const held = examples[middle] as number;
+          if (held === example) return true;
+          if (held < example) low = middle + 1;
+          else high = middle - 1;
+        }
+      }
+    }
+    return false;
   }
 
   /**
@@ -176,6 +210,7 @@ export class ExampleVotes {
       starts,
       docs,
       documents.map((document) => document.source ?? document.label),
+      slotOf,
     );
   }
 

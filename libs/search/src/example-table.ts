@@ -35,6 +35,10 @@ export interface ExampleTable {
   readonly examples: Uint16Array;
   /** Per example: its tool's place in the known-tools list, or `NOTHING_SLOT` for a request no tool serves. */
   readonly tools: Uint16Array;
+  /** Per known tool: where its examples start in `toolExamples` (one more entry than known tools). */
+  readonly toolStarts: Uint32Array;
+  /** The tool examples' ids grouped by their tool's place, ascending within each tool. */
+  readonly toolExamples: Uint16Array;
   /** Per example: its BM25 length factor, (k1 + 1) / (1 + k1 (1 − b + b · length / average)). */
   readonly norms: Float32Array;
   /** Per term: its idf times the largest length factor among its examples — the most one example gets from it. */
@@ -95,14 +99,14 @@ export function exampleTable(): ExampleTable {
     throw new Error('generated/example-requests.ts does not add up: run scripts/example-requests.ts again');
   // The statistics are the tool examples' alone: the examples of requests no tool serves are scored
   // like them but change no tool's score.
-  let toolExamples = 0;
+  let toolExampleCount = 0;
   let lengthSum = 0;
   tools.forEach((tool, example) => {
     if (tool === NOTHING_SLOT) return;
-    toolExamples += 1;
+    toolExampleCount += 1;
     lengthSum += lengths[example] as number;
   });
-  const average = lengthSum / Math.max(1, toolExamples);
+  const average = lengthSum / Math.max(1, toolExampleCount);
   const { k1, b } = EXAMPLE_BM25;
   const norms = Float32Array.from(lengths, (length) => (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average)));
   const idfs = new Float64Array(terms.length);
@@ -121,14 +125,29 @@ export function exampleTable(): ExampleTable {
     // A term no tool example holds counts for nothing: a request no tool serves is compared with
     // the tools' examples on the words both use, and one rare word (or a CJK pair across two words)
     // of its own must not outweigh them.
-    idfs[at] = held === 0 ? 0 : idfOf(held, toolExamples);
+    idfs[at] = held === 0 ? 0 : idfOf(held, toolExampleCount);
     tops[at] = (idfs[at] as number) * most;
   }
+  const toolStarts = new Uint32Array(known.size + 1);
+  tools.forEach((tool) => {
+    if (tool !== NOTHING_SLOT) toolStarts[tool + 1] = (toolStarts[tool + 1] as number) + 1;
+  });
+  for (let slot = 0; slot < known.size; slot += 1)
+    toolStarts[slot + 1] = (toolStarts[slot + 1] as number) + (toolStarts[slot] as number);
+  const toolExamples = new Uint16Array(toolStarts[known.size] as number);
+  const filled = toolStarts.slice(0, known.size);
+  tools.forEach((tool, example) => {
+    if (tool === NOTHING_SLOT) return;
+    toolExamples[filled[tool] as number] = example;
+    filled[tool] = (filled[tool] as number) + 1;
+  });
   table = {
     terms,
     starts,
     examples,
     tools,
+    toolStarts,
+    toolExamples,
     norms,
     idfs,
     tops,
