@@ -54,11 +54,12 @@ export const EXAMPLES = {
    * `score` or more against the request and more than `over` times every example of those ten
    * tools, and it won on a word of the request none of them contains — it reads like something people ask
    * that these catalogs cannot do ("cancel my gym membership") more than like anything asked of
-   * the tools found. A tool without examples (a tenant's own) among the ten keeps the rule out.
+   * the tools found. A tool without examples (a tenant's own) among the ten keeps the rule out
+   * when it matches two words of the request or more (`UNSPOKEN_WORDS` in `example-gate.ts`).
    * `score` is chosen by `scripts/fit-example-gate.ts` on tuning material; `over` is set by hand:
    * near-ties go to the answer (a review found right answers withheld by margins of 0.3 – 3 %).
    */
-  nothing: { score: Number(process.env['EXP_S'] ?? 15), over: Number(process.env['EXP_O'] ?? 1.1) },
+  nothing: { score: 15, over: 1.1 },
 } as const;
 
 /** One vote: a tool of the catalog and the place of its tool among the examples' best. */
