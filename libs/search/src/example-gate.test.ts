@@ -58,8 +58,12 @@ describe('the case nothing fits judges', () => {
       entries.map((entry, place) => ({ ...entry, place, share: 0.5 })),
       { nothing: 20, floor, nothingAt: -1 },
     );
-  const examplesWithout = (missing: number) =>
-    ({ has: (index: number) => index !== missing, knowsSource: () => true }) as unknown as ExampleVotes;
+  const examplesWithout = (missing: number, publicTool = true) =>
+    ({
+      has: (index: number) => index !== missing,
+      knowsSource: () => true,
+      isPublic: (index: number) => index !== missing || publicTool,
+    }) as unknown as ExampleVotes;
 
   it('reads the first ten tools whatever the limit: one without examples among them keeps the rule out unless the request says why not', () => {
     expect(gateCase(examplesWithout(-1), hits, votes([]), 0.9).windowKnown).toBe(true);
@@ -68,9 +72,10 @@ describe('the case nothing fits judges', () => {
     expect(gateCase(examplesWithout(NOTHING_WINDOW), hits, votes([]), 0.9).windowKnown).toBe(true);
   });
 
-  it('lets a tool without examples stay in the ten when it matches under two words of the request', () => {
-    // A bare catalog tool found by one incidental word does not keep the rule out; a tool that
-    // matches an action and its object (a tenant's own tool for the request) does. Values do not count.
+  it('lets a public tool without examples stay in the ten when it matches under two words of the request', () => {
+    // A bare catalog tool found by one incidental word does not keep the rule out; one that
+    // matches an action and its object does, and so does any tool the public catalogs lack. Values
+    // do not count.
     const termIds = new Map([
       ['rerun', 0],
       ['workflow', 1],
@@ -88,6 +93,9 @@ describe('the case nothing fits judges', () => {
     expect(gateCase(without, hits, votes([]), 0.9, request([0, 2])).windowKnown).toBe(true);
     expect(gateCase(without, hits, votes([]), 0.9, request([0, 1])).windowKnown).toBe(false);
     expect(gateCase(without, hits, votes([]), 0.9).windowKnown).toBe(false);
+    // A tool the public catalogs do not have (a tenant's own) keeps the rule out on one word.
+    const own = examplesWithout(NOTHING_WINDOW - 1, false);
+    expect(gateCase(own, hits, votes([]), 0.9, request([0])).windowKnown).toBe(false);
   });
 
   it("takes the best vote of those ten tools as their support, or the votes' floor", () => {

@@ -131,7 +131,9 @@ function examplesSpeakFor(
 ): boolean {
   const unspoken = window.filter((hit) => !examples.has(hit.index));
   if (unspoken.length === 0) return true;
-  if (request === undefined) return false;
+  // A tool the public catalogs do not have (a tenant's own) may be the one asked for, found by its
+  // name alone: the requests no tool serves were never checked against it.
+  if (request === undefined || unspoken.some((hit) => !examples.isPublic(hit.index))) return false;
   const ids: number[] = [];
   const seen = new Set<string>();
   for (const term of request.terms) {

@@ -1,5 +1,5 @@
 import { EXAMPLE_BM25, exampleTable, NOTHING_SLOT } from './example-table';
-import { fnv1a, knownSlotsOf, knownToolSlots, placeIn } from './known-tools';
+import { fnv1a, isThinPublicTool, knownSlotsOf, knownToolSlots, placeIn } from './known-tools';
 import type { SearchDocument } from './search-document';
 import { TopK } from './top-k';
 
@@ -97,6 +97,8 @@ export class ExampleVotes {
   readonly #docs: Int32Array;
   /** Per catalog position: 1 when the tool has examples, 2 when it has none but a tool of its source does. */
   readonly #known: Uint8Array;
+  /** Per catalog position: 1 when the tool is a public union catalog tool (with examples or not). */
+  readonly #public: Uint8Array;
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
@@ -104,8 +106,15 @@ export class ExampleVotes {
   readonly #slotOf: Int32Array;
 
   /** `sources`: per catalog position, its source's identity (`SearchDocument.source`). */
-  private constructor(starts: Int32Array, docs: Int32Array, sources: readonly string[], slotOf: Int32Array) {
+  private constructor(
+    starts: Int32Array,
+    docs: Int32Array,
+    sources: readonly string[],
+    slotOf: Int32Array,
+    thinPublic: (doc: number) => boolean,
+  ) {
     this.#slotOf = slotOf;
+    this.#public = Uint8Array.from(slotOf, (slot, doc) => (slot >= 0 || thinPublic(doc) ? 1 : 0));
     this.#starts = starts;
     this.#docs = docs;
     this.#known = new Uint8Array(sources.length);
@@ -143,6 +152,14 @@ export class ExampleVotes {
   /** Whether the tool at catalog position `index` has examples (they can vote for it). */
   has(index: number): boolean {
     return this.#known[index] === 1;
+  }
+
+  /**
+   * Whether the tool at catalog position `index` is one of the public union catalogs' tools, with
+   * examples or without (`isThinPublicTool`): one the requests no tool serves were checked against.
+   */
+  isPublic(index: number): boolean {
+    return this.#public[index] === 1;
   }
 
   /**
@@ -212,6 +229,7 @@ export class ExampleVotes {
       docs,
       documents.map((document) => document.source ?? document.label),
       slotOf,
+      (doc) => isThinPublicTool(documents[doc] as SearchDocument),
     );
   }
 

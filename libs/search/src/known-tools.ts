@@ -1,4 +1,5 @@
 import { ENCODER_KNOWN_TOOLS } from './generated/encoder-known-tools';
+import { THIN_PUBLIC_TOOLS } from './generated/thin-public-tools';
 import type { SearchDocument } from './search-document';
 
 /**
@@ -75,4 +76,19 @@ export function knownSlotsOf(documents: readonly Pick<SearchDocument, 'originalN
 /** Whether the training requests were written for this tool (or a copy of it under another server). */
 export function isKnownTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
   return knownToolSlots().slotOf(toolDigest(document)) >= 0;
+}
+
+let thin: Uint32Array | undefined;
+
+/**
+ * Whether a tool is one of the public union catalogs' tools that the training requests were not
+ * written for (a description too thin): by its digest, parsed once per process. With the known
+ * tools, these are every tool the requests no tool serves were checked against
+ * (`training/no-capability-requests.jsonl`); a tenant's own tool is neither.
+ */
+export function isThinPublicTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
+  thin ??= Uint32Array.from(
+    THIN_PUBLIC_TOOLS === '' ? [] : THIN_PUBLIC_TOOLS.split(' ').map((digest) => Number.parseInt(digest, 36)),
+  );
+  return placeIn(thin, toolDigest(document)) >= 0;
 }

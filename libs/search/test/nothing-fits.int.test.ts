@@ -75,6 +75,27 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
     expect(answer.nearest.some((hit) => examples?.has(hit.index) === false)).toBe(true);
   }, 60_000);
 
+  it("stays out when a tenant's own tool is among the ten, even one found by a single word", () => {
+    // The requests no tool serves were checked against the public catalogs only: a tenant may have
+    // added exactly the tool they lack, described in words of its own.
+    const { documents } = union();
+    const own = {
+      name: 'club__book',
+      originalName: 'book',
+      label: 'club',
+      source: 'club-tools',
+      description: 'Book lessons.',
+      parameters: [],
+      parameterDocs: '',
+      tags: [],
+      sourceDescription: '',
+    };
+    const engine = new SearchEngine([...documents, own]);
+    const answer = engine.answer('sign my kid up for swimming lessons at the community pool', 10);
+    expect(answer.hits.slice(0, 5).map((hit) => hit.index)).toContain(documents.length);
+    expect(answer.nothingScore).toBeUndefined();
+  }, 60_000);
+
   it('gives requests whose only likeness to one no tool serves is a word no tool example uses', () => {
     // Found by a review: each word below alone (or a CJK pair across two words) once reached the
     // threshold, withholding confident answers with the right tool first. The first came back in
