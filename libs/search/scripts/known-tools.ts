@@ -2,14 +2,14 @@
  * Writes `src/generated/encoder-known-tools.ts`: the digests (`toolDigest`: original name and
  * description) of the tools the request encoder was trained for — every union tool that
  * `training/synthetic-requests.jsonl` has requests for, and its copies under other server names
- * (same name and description) — and `src/generated/thin-public-tools.ts`: the digests of the union's
- * other tools. Run it whenever the training file changes, after `learn-request-encoder.ts`:
+ * (same name and description) — and `src/generated/thin-public-tools.ts`: the digests
+ * (`thinToolDigest`: server label, name and description) of the union's other tools. Run it whenever the training file changes, after `learn-request-encoder.ts`:
  * `npx tsx libs/search/scripts/known-tools.ts [data dir]`.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toolDigest } from '../src/known-tools';
+import { thinToolDigest, toolDigest } from '../src/known-tools';
 import { loadCatalogDocuments, UNION } from './eval-data';
 import { publicDataDir } from './public-catalogs';
 
@@ -31,10 +31,11 @@ writeFileSync(
     `export const ENCODER_KNOWN_TOOLS = '${sorted.join(' ')}' as string;\n`,
 );
 console.log(`${sorted.length} digests; ${knownCopies} of ${union.documents.length} union tools known`);
-// The union's other tools (too thin a description for training requests): the requests no tool
-// serves were checked against them too, so "nothing fits" may judge answers holding them.
+// The union's other tools (too thin a description for training requests), by server label, name and
+// description: the requests no tool serves were checked against them too, so "nothing fits" may
+// judge answers holding them.
 const thin = new Set<number>();
-for (const document of union.documents) if (!digests.has(toolDigest(document))) thin.add(toolDigest(document));
+for (const document of union.documents) if (!digests.has(toolDigest(document))) thin.add(thinToolDigest(document));
 const thinSorted = [...thin].sort((a, b) => a - b).map((digest) => digest.toString(36));
 writeFileSync(
   resolve(here, '../src/generated/thin-public-tools.ts'),

@@ -40,7 +40,7 @@ describe('nothing fits', () => {
     expect(nothingFits(judged(at + 10, 0, true, false))).toBe(false);
   });
 
-  it('stays out while a tool of the first ten has no examples: it could be the one asked for', () => {
+  it('stays out while the examples cannot speak for a tool of the first ten: it could be the one asked for', () => {
     expect(nothingFits(judged(at + 10, 0, false))).toBe(false);
     expect(nothingFits({ ...judged(at + 10, 0), judged: 0, known: 0 })).toBe(false);
   });

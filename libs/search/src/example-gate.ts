@@ -29,7 +29,8 @@ export interface GateCase {
   /**
    * The most any example of the answer's first `NOTHING_WINDOW` tools can have scored (its vote's,
    * or the votes' `floor`), and whether the examples speak for every one of them: it has examples,
-   * or it matches fewer than `UNSPOKEN_WORDS` words of the request (`examplesSpeakFor`).
+   * or it is a public tool that matches fewer than `UNSPOKEN_WORDS` words of the request
+   * (`examplesSpeakFor`; a tenant's own tool never).
    */
   readonly supported: number;
   readonly windowKnown: boolean;
@@ -119,8 +120,10 @@ export function nothingFits(
 const MAX_SAID = 64;
 
 /**
- * Whether every tool of `window` has examples or matches fewer than `UNSPOKEN_WORDS` distinct
- * words of the request (its analysed terms; values left out). Without the request, whether every
+ * Whether every tool of `window` has examples or is a public catalog tool (`ExampleVotes.isPublic`)
+ * that matches fewer than `UNSPOKEN_WORDS` distinct words of the request (its analysed terms;
+ * values left out; a CJK word of three characters is two pairs, so it counts twice — the side of
+ * giving the answer). A tool the public catalogs lack never. Without the request, whether every
  * one has examples. Cost: nothing more when all have examples; else one binary search per request
  * word, then one per (word, tool without examples), all bounded.
  */

@@ -49,13 +49,14 @@ export const EXAMPLES = {
    */
   rescue: { score: 29, share: 0.3 },
   /**
-   * Nothing fits: an answer (confident or not) whose first ten tools all have examples is withheld
-   * when an example of a request no tool serves (`training/no-capability-requests.jsonl`) scores
-   * `score` or more against the request and more than `over` times every example of those ten
-   * tools, and it won on a word of the request none of them contains — it reads like something people ask
-   * that these catalogs cannot do ("cancel my gym membership") more than like anything asked of
-   * the tools found. A tool without examples (a tenant's own) among the ten keeps the rule out
-   * when it matches two words of the request or more (`UNSPOKEN_WORDS` in `example-gate.ts`).
+   * Nothing fits: an answer (confident or not) is withheld when an example of a request no tool
+   * serves (`training/no-capability-requests.jsonl`) scores `score` or more against the request and
+   * more than `over` times every example of its first ten tools, and it won on a word of the
+   * request none of them contains — it reads like something people ask that these catalogs cannot
+   * do ("cancel my gym membership") more than like anything asked of the tools found. Among the ten,
+   * a tool the public catalogs lack (a tenant's own) keeps the rule out, and so does a public tool
+   * without examples that matches two words of the request or more (`examplesSpeakFor`,
+   * `UNSPOKEN_WORDS` in `example-gate.ts`).
    * `score` is chosen by `scripts/fit-example-gate.ts` on tuning material; `over` is set by hand:
    * near-ties go to the answer (a review found right answers withheld by margins of 0.3 – 3 %).
    */

@@ -81,14 +81,25 @@ export function isKnownTool(document: Pick<SearchDocument, 'originalName' | 'des
 let thin: Uint32Array | undefined;
 
 /**
- * Whether a tool is one of the public union catalogs' tools that the training requests were not
- * written for (a description too thin): by its digest, parsed once per process. With the known
- * tools, these are every tool the requests no tool serves were checked against
- * (`training/no-capability-requests.jsonl`); a tenant's own tool is neither.
+ * FNV-1a (32 bits) of a thinly described public tool: its server's label, original name and
+ * description. The label is part of it (unlike `toolDigest`) because such a tool's name and
+ * description alone are often generic ("add", "search", no description at all): a tenant's own tool
+ * named alike must not pass for it.
  */
-export function isThinPublicTool(document: Pick<SearchDocument, 'originalName' | 'description'>): boolean {
+export function thinToolDigest(document: Pick<SearchDocument, 'label' | 'originalName' | 'description'>): number {
+  return fnv1a(`${document.label}\n${document.originalName}\n${document.description.trim()}`);
+}
+
+/**
+ * Whether a tool is one of the public union catalogs' tools that the training requests were not
+ * written for (a description too thin), by `thinToolDigest`, the list parsed once per process. With
+ * the known tools, these are every tool the requests no tool serves were checked against
+ * (`training/no-capability-requests.jsonl`); a tenant's own tool is neither, and a public one under
+ * another label counts as a tenant's (the safe side: it keeps "nothing fits" out).
+ */
+export function isThinPublicTool(document: Pick<SearchDocument, 'label' | 'originalName' | 'description'>): boolean {
   thin ??= Uint32Array.from(
     THIN_PUBLIC_TOOLS === '' ? [] : THIN_PUBLIC_TOOLS.split(' ').map((digest) => Number.parseInt(digest, 36)),
   );
-  return placeIn(thin, toolDigest(document)) >= 0;
+  return placeIn(thin, thinToolDigest(document)) >= 0;
 }

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { hasSharedData, reportSharedDataSkip } from '@toolsearch/testing';
 import { unionTools } from './engine-fixture';
 import { DEFAULT_RANKING, EXAMPLES, parseQueryFile, SearchEngine, toSearchDocument } from '../src/index';
+import { isKnownTool, isThinPublicTool } from '../src/known-tools';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -64,8 +65,9 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
   }, 60_000);
 
   it('is not kept out by a bare catalog tool that came into the first ten on one word of the request', () => {
-    // Written for this test. Among its nearest ten is a union tool with no examples (a one-line
-    // description) that matches a single word of it; before, any such tool kept the rule out.
+    // Written for this test. Among its nearest ten is a union tool with no examples (patchright's
+    // "close", no description, brought in by the request encoder) that matches no word of it;
+    // before, any such tool kept the rule out.
     const { engine } = union();
     const request = 'sign my kid up for swimming lessons at the community pool';
     const answer = engine.answer(request, 10);
@@ -93,6 +95,50 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
     const engine = new SearchEngine([...documents, own]);
     const answer = engine.answer('sign my kid up for swimming lessons at the community pool', 10);
     expect(answer.hits.slice(0, 5).map((hit) => hit.index)).toContain(documents.length);
+    expect(answer.nothingScore).toBeUndefined();
+  }, 60_000);
+
+  it('knows every union tool as known or thinly described public, and no relabelled copy as public', () => {
+    // The generated lists match the catalogs (known-tools.ts writes both): a union tool missing from
+    // both would count as a tenant's own and keep the rule out — safe, but a drift to catch.
+    const { documents } = union();
+    expect(documents.filter((document) => !isKnownTool(document) && !isThinPublicTool(document))).toEqual([]);
+    const thin = documents.filter((document) => !isKnownTool(document));
+    expect(thin.length).toBeGreaterThan(0);
+    expect(thin.some((document) => isThinPublicTool({ ...document, label: `${document.label}-own` }))).toBe(false);
+  }, 60_000);
+
+  it("reads the ten tools' own example requests for a CJK pair they lack", () => {
+    // The weather tools' texts are English; their Chinese and Japanese examples say 天气 (weather).
+    const { documents, engine } = union();
+    const examples = engine.learned?.examples;
+    const weather = engine.answer('查看明天下午的天气', 10).hits.filter((hit) => examples?.has(hit.index) === true);
+    expect(weather.length).toBeGreaterThan(0);
+    const indices = weather.map((hit) => hit.index);
+    expect(examples?.saidFor('天气', indices)).toBe(true);
+    expect(examples?.saidFor('蜡笔', indices)).toBe(false);
+    expect(documents.length).toBeGreaterThan(6000);
+  }, 60_000);
+
+  it("stays out when a tenant's tool is named like a thinly described public one", () => {
+    // Found by a review: public tools with no description ("add", "search_contacts") were known
+    // by name alone, so a tenant's tool of the same name passed for public. The server's label now
+    // tells them apart. Written for this test: the request names a service no catalog has.
+    const { documents } = union();
+    const own = {
+      name: 'tolls__add',
+      originalName: 'add',
+      label: 'tolls',
+      source: 'tolls-tools',
+      description: '',
+      parameters: [],
+      parameterDocs: '',
+      tags: [],
+      sourceDescription: '',
+    };
+    const engine = new SearchEngine([...documents, own]);
+    const answer = engine.answer("Add my new car's license plate to my E-ZPass account.", 10);
+    expect([...answer.hits, ...answer.nearest].map((hit) => hit.index)).toContain(documents.length);
     expect(answer.nothingScore).toBeUndefined();
   }, 60_000);
 
