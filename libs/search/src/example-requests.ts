@@ -91,6 +91,20 @@ export interface ExampleVoteList extends ReadonlyArray<ExampleVote> {
 }
 
 /** The example requests' part in one engine's answers: which of its tools have examples. */
+/** Whether the ascending postings `examples[from, to)` hold `example` (a binary search). */
+function holds(examples: Uint16Array, from: number, to: number, example: number): boolean {
+  let low = from;
+  let high = to - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const held = examples[middle] as number;
+    if (held === example) return true;
+    if (held < example) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
 export class ExampleVotes {
   /** Per known tool (its place in the known-tools list): where its copies start in `#docs`. */
   readonly #starts: Int32Array;
@@ -138,16 +152,7 @@ export class ExampleVotes {
     const { terms, starts, examples, idfs } = exampleTable();
     const at = placeIn(terms, fnv1a(term));
     if (at < 0 || example < 0 || idfs[at] === 0) return false;
-    let low = starts[at] as number;
-    let high = (starts[at + 1] as number) - 1;
-    while (low <= high) {
-      const middle = (low + high) >>> 1;
-      const held = examples[middle] as number;
-      if (held === example) return true;
-      if (held < example) low = middle + 1;
-      else high = middle - 1;
-    }
-    return false;
+    return holds(examples, starts[at] as number, starts[at + 1] as number, example);
   }
 
   /** Whether the tool at catalog position `index` has examples (they can vote for it). */
@@ -177,18 +182,8 @@ export class ExampleVotes {
     for (const index of indices) {
       const slot = this.#slotOf[index] ?? -1;
       if (slot < 0) continue;
-      for (let own = toolStarts[slot] as number; own < (toolStarts[slot + 1] as number); own += 1) {
-        const example = toolExamples[own] as number;
-        let low = from;
-        let high = to - 1;
-        while (low <= high) {
-          const middle = (low + high) >>> 1;
-          const held = examples[middle] as number;
-          if (held === example) return true;
-          if (held < example) low = middle + 1;
-          else high = middle - 1;
-        }
-      }
+      for (let own = toolStarts[slot] as number; own < (toolStarts[slot + 1] as number); own += 1)
+        if (holds(examples, from, to, toolExamples[own] as number)) return true;
     }
     return false;
   }

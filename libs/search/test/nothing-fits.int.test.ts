@@ -14,6 +14,19 @@ const here = dirname(fileURLToPath(import.meta.url));
 // is withheld, confident or not. The request below was written for this test.
 const ERRAND = 'rerun the failed Circle CI workflow';
 
+/** A tenant's own tool (a source no public catalog has), as a session's catalog holds it. */
+const tenantTool = (label: string, originalName: string, description: string) => ({
+  name: `${label}__${originalName}`,
+  originalName,
+  label,
+  source: `${label}-tools`,
+  description,
+  parameters: [],
+  parameterDocs: '',
+  tags: [],
+  sourceDescription: '',
+});
+
 describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () => {
   let built: { documents: ReturnType<typeof toSearchDocument>[]; engine: SearchEngine } | undefined;
   const union = () => {
@@ -21,6 +34,13 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
     const documents = unionTools().map((tool) => toSearchDocument(tool));
     built = { documents, engine: new SearchEngine(documents) };
     return built;
+  };
+  /** The answer to `request` with a tenant's own tool added to the union, and where that tool stands. */
+  const withOwnTool = (own: ReturnType<typeof tenantTool>, request: string, limit: number) => {
+    const { documents } = union();
+    const answer = new SearchEngine([...documents, own]).answer(request, limit);
+    const place = [...answer.hits, ...answer.nearest].findIndex((hit) => hit.index === documents.length);
+    return { answer, place };
   };
   /** Each request is answered, and not withheld by this rule. */
   const expectGiven = (queries: readonly string[]) => {
@@ -46,21 +66,14 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
   }, 60_000);
 
   it("stays out when a tenant's own tool that does it is among the judged tools", () => {
-    const { documents } = union();
-    const own = {
-      name: 'ci__rerun_workflow',
-      originalName: 'rerun_workflow',
-      label: 'ci',
-      source: 'circleci-tools',
-      description: 'Re-run a failed CircleCI workflow of a project branch, from the start or from the failed jobs.',
-      parameters: [],
-      parameterDocs: '',
-      tags: [],
-      sourceDescription: '',
-    };
-    const engine = new SearchEngine([...documents, own]);
-    const answer = engine.answer(ERRAND, 5);
-    expect(answer.hits.map((hit) => hit.index)).toContain(documents.length);
+    const own = tenantTool(
+      'ci',
+      'rerun_workflow',
+      'Re-run a failed CircleCI workflow of a project branch, from the start or from the failed jobs.',
+    );
+    const { answer, place } = withOwnTool(own, ERRAND, 5);
+    expect(place).toBeGreaterThanOrEqual(0);
+    expect(place).toBeLessThan(answer.hits.length);
     expect(answer.nothingScore).toBeUndefined();
   }, 60_000);
 
@@ -80,21 +93,10 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
   it("stays out when a tenant's own tool is among the ten, even one found by a single word", () => {
     // The requests no tool serves were checked against the public catalogs only: a tenant may have
     // added exactly the tool they lack, described in words of its own.
-    const { documents } = union();
-    const own = {
-      name: 'club__book',
-      originalName: 'book',
-      label: 'club',
-      source: 'club-tools',
-      description: 'Book lessons.',
-      parameters: [],
-      parameterDocs: '',
-      tags: [],
-      sourceDescription: '',
-    };
-    const engine = new SearchEngine([...documents, own]);
-    const answer = engine.answer('sign my kid up for swimming lessons at the community pool', 10);
-    expect(answer.hits.slice(0, 5).map((hit) => hit.index)).toContain(documents.length);
+    const own = tenantTool('club', 'book', 'Book lessons.');
+    const { answer, place } = withOwnTool(own, 'sign my kid up for swimming lessons at the community pool', 10);
+    expect(place).toBeGreaterThanOrEqual(0);
+    expect(place).toBeLessThan(5);
     expect(answer.nothingScore).toBeUndefined();
   }, 60_000);
 
@@ -124,21 +126,12 @@ describe.skipIf(!hasSharedData())('nothing fits, on the 6,685-tool union', () =>
     // Found by a review: public tools with no description ("add", "search_contacts") were known
     // by name alone, so a tenant's tool of the same name passed for public. The server's label now
     // tells them apart. Written for this test: the request names a service no catalog has.
-    const { documents } = union();
-    const own = {
-      name: 'tolls__add',
-      originalName: 'add',
-      label: 'tolls',
-      source: 'tolls-tools',
-      description: '',
-      parameters: [],
-      parameterDocs: '',
-      tags: [],
-      sourceDescription: '',
-    };
-    const engine = new SearchEngine([...documents, own]);
-    const answer = engine.answer("Add my new car's license plate to my E-ZPass account.", 10);
-    expect([...answer.hits, ...answer.nearest].map((hit) => hit.index)).toContain(documents.length);
+    const { answer, place } = withOwnTool(
+      tenantTool('tolls', 'add', ''),
+      "Add my new car's license plate to my E-ZPass account.",
+      10,
+    );
+    expect(place).toBeGreaterThanOrEqual(0);
     expect(answer.nothingScore).toBeUndefined();
   }, 60_000);
 
