@@ -1,3 +1,4 @@
+import { SentinelConnector } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +15,26 @@ const NAME = 'toolsearch';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codeOf = (error: unknown) =>
   error instanceof ToolsearchWireError ? error.code : `not a wire error: ${String(error)}`;
+
+/**
+ * Makes every Sentinel lookup of every ioredis client in this process (asking a Sentinel where the
+ * primary is) answer `ms` later, as on a machine whose CPUs are busy; returns the undo. With slow
+ * lookups, ioredis 5.11.1 without the daemon's connector (`src/redis-client.ts`) lost clients for
+ * good when `+switch-master` arrived during one: every request refused, the one CI run in five that
+ * failed here.
+ */
+function slowSentinelLookups(ms: number): () => void {
+  const prototype = SentinelConnector.prototype as unknown as { resolve: (...args: unknown[]) => Promise<unknown> };
+  const resolve = prototype.resolve;
+  prototype.resolve = async function (this: unknown, ...args: unknown[]) {
+    const answer = await resolve.apply(this, args);
+    await sleep(ms);
+    return answer;
+  };
+  return () => {
+    prototype.resolve = resolve;
+  };
+}
 
 /** Asks a Sentinel which port it holds for the primary. */
 async function primaryPort(local: LocalRedis, sentinel: RedisNode, sentinelPassword: string): Promise<number> {
@@ -123,6 +144,8 @@ describe.skipIf(missing !== undefined)(
         }
       })();
       await sleep(500);
+      // From here on the daemon's reconnecting clients ask the Sentinels slowly (restored below).
+      const restoreLookups = slowSentinelLookups(300);
       killedAt = performance.now();
       await local.kill(primary);
       await eventually(async () => {
@@ -140,6 +163,7 @@ describe.skipIf(missing !== undefined)(
       }, 30_000);
       running = false;
       await traffic;
+      restoreLookups();
       const gapMs = Math.round(lastFailureAt - killedAt);
       console.log(`Sentinel failover: ${failures.length} refused sessions.open over ${gapMs} ms after the kill`);
       expect(new Set(failures)).toEqual(new Set(['UNAVAILABLE']));
