@@ -18,7 +18,7 @@ const judged = (nothing: number, supported: number, windowKnown = true, saysMore
   sources: true,
   nothing,
   supported,
-  windowKnown,
+  windowKnown: () => windowKnown,
   saysMore: () => saysMore,
 });
 
@@ -66,10 +66,10 @@ describe('the case nothing fits judges', () => {
     }) as unknown as ExampleVotes;
 
   it('reads the first ten tools whatever the limit: one without examples among them keeps the rule out unless the request says why not', () => {
-    expect(gateCase(examplesWithout(-1), hits, votes([]), 0.9).windowKnown).toBe(true);
-    expect(gateCase(examplesWithout(NOTHING_WINDOW - 1), hits, votes([]), 0.9).windowKnown).toBe(false);
+    expect(gateCase(examplesWithout(-1), hits, votes([]), 0.9).windowKnown()).toBe(true);
+    expect(gateCase(examplesWithout(NOTHING_WINDOW - 1), hits, votes([]), 0.9).windowKnown()).toBe(false);
     // Past the tenth place it no longer counts.
-    expect(gateCase(examplesWithout(NOTHING_WINDOW), hits, votes([]), 0.9).windowKnown).toBe(true);
+    expect(gateCase(examplesWithout(NOTHING_WINDOW), hits, votes([]), 0.9).windowKnown()).toBe(true);
   });
 
   it('lets a public tool without examples stay in the ten when it matches under two words of the request', () => {
@@ -89,13 +89,13 @@ describe('the case nothing fits judges', () => {
       terms: ['rerun', 'the', 'workflow', '2024'],
     });
     const without = examplesWithout(NOTHING_WINDOW - 1);
-    expect(gateCase(without, hits, votes([]), 0.9, request([0])).windowKnown).toBe(true);
-    expect(gateCase(without, hits, votes([]), 0.9, request([0, 2])).windowKnown).toBe(true);
-    expect(gateCase(without, hits, votes([]), 0.9, request([0, 1])).windowKnown).toBe(false);
-    expect(gateCase(without, hits, votes([]), 0.9).windowKnown).toBe(false);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0])).windowKnown()).toBe(true);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0, 2])).windowKnown()).toBe(true);
+    expect(gateCase(without, hits, votes([]), 0.9, request([0, 1])).windowKnown()).toBe(false);
+    expect(gateCase(without, hits, votes([]), 0.9).windowKnown()).toBe(false);
     // A tool the public catalogs do not have (a tenant's own) keeps the rule out on one word.
     const own = examplesWithout(NOTHING_WINDOW - 1, false);
-    expect(gateCase(own, hits, votes([]), 0.9, request([0])).windowKnown).toBe(false);
+    expect(gateCase(own, hits, votes([]), 0.9, request([0])).windowKnown()).toBe(false);
   });
 
   it("takes the best vote of those ten tools as their support, or the votes' floor", () => {

@@ -30,10 +30,10 @@ export interface GateCase {
    * The most any example of the answer's first `NOTHING_WINDOW` tools can have scored (its vote's,
    * or the votes' `floor`), and whether the examples speak for every one of them: it has examples,
    * or it is a public tool that matches fewer than `UNSPOKEN_WORDS` words of the request
-   * (`examplesSpeakFor`; a tenant's own tool never).
+   * (`examplesSpeakFor`; a tenant's own tool never). The latter computed when first asked.
    */
   readonly supported: number;
-  readonly windowKnown: boolean;
+  readonly windowKnown: () => boolean;
   /**
    * Whether the request no tool serves won on something those tools lack: a word of the request
    * (not a value) that counted in that request's score (`ExampleVotes.counts`) and that no tool of
@@ -68,7 +68,6 @@ export function gateCase(
 ): GateCase {
   const first = hits.slice(0, JUDGED_TOOLS);
   const window = hits.slice(0, NOTHING_WINDOW);
-  const windowIndices = window.map((hit) => hit.index);
   let supported = votes.floor;
   for (const vote of votes)
     if (vote.score > supported && window.some((hit) => hit.index === vote.index)) supported = vote.score;
@@ -81,26 +80,27 @@ export function gateCase(
     sources: first.every((hit) => examples.knowsSource(hit.index)),
     nothing: votes.nothing,
     supported,
-    windowKnown: examplesSpeakFor(examples, window, request),
-    saysMore: once(
-      () =>
-        request === undefined ||
-        wonOnMore(
-          request.index,
-          request.terms,
-          window,
-          (term) => examples.counts(votes.nothingAt, term),
-          (term) => examples.saidFor(term, windowIndices),
-        ),
-    ),
+    windowKnown: once(() => examplesSpeakFor(examples, window, request)),
+    saysMore: once(() => {
+      if (request === undefined) return true;
+      const indices = window.map((hit) => hit.index);
+      return wonOnMore(
+        request.index,
+        request.terms,
+        window,
+        (term) => examples.counts(votes.nothingAt, term),
+        (term) => examples.saidFor(term, indices),
+      );
+    }),
   };
 }
 
 /**
- * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): the examples speak for
- * every tool of its first `NOTHING_WINDOW` (`windowKnown`), an example of a request no tool serves scores `score` or more
- * against the request and more than `over` times any example of those tools, and the request says
- * something none of those tools has (`saysMore`). Any confidence.
+ * Whether nothing fits the answer `judged` describes (`EXAMPLES.nothing`): an example of a request
+ * no tool serves scores `score` or more against the request and more than `over` times any example
+ * of its first `NOTHING_WINDOW` tools, the examples speak for every one of those tools
+ * (`windowKnown`), and the request says something none of them has (`saysMore`). Any confidence.
+ * The two comparisons come first: most answers stop there, before any word is looked up.
  */
 export function nothingFits(
   judged: GateCase,
@@ -109,15 +109,26 @@ export function nothingFits(
 ): boolean {
   return (
     judged.judged > 0 &&
-    judged.windowKnown &&
     judged.nothing >= score &&
     judged.nothing > judged.supported * over &&
+    judged.windowKnown() &&
     judged.saysMore()
   );
 }
 
 /** Request words looked at by `wonOnMore` and `examplesSpeakFor` (a long request's first ones). */
 const MAX_SAID = 64;
+
+/** The request's distinct terms that are not values (`isValueWord`), its first `MAX_SAID`. */
+function saidTerms(terms: readonly string[]): string[] {
+  const said = new Set<string>();
+  for (const term of terms) {
+    if (isValueWord(term)) continue;
+    said.add(term);
+    if (said.size === MAX_SAID) break;
+  }
+  return [...said];
+}
 
 /**
  * Whether every tool of `window` has examples or is a public catalog tool (`ExampleVotes.isPublic`)
@@ -138,11 +149,7 @@ function examplesSpeakFor(
   // name alone: the requests no tool serves were never checked against it.
   if (request === undefined || unspoken.some((hit) => !examples.isPublic(hit.index))) return false;
   const ids: number[] = [];
-  const seen = new Set<string>();
-  for (const term of request.terms) {
-    if (seen.has(term) || isValueWord(term)) continue;
-    seen.add(term);
-    if (seen.size > MAX_SAID) break;
+  for (const term of saidTerms(request.terms)) {
     const id = request.index.termId(term);
     if (id !== undefined) ids.push(id);
   }
@@ -173,11 +180,7 @@ function wonOnMore(
   counted: (term: string) => boolean,
   said: (term: string) => boolean,
 ): boolean {
-  const seen = new Set<string>();
-  for (const term of terms) {
-    if (seen.has(term) || isValueWord(term)) continue;
-    seen.add(term);
-    if (seen.size > MAX_SAID) break;
+  for (const term of saidTerms(terms)) {
     if (!counted(term)) continue;
     const id = index.termId(term);
     if (id === undefined) {
