@@ -112,8 +112,12 @@ export class ExampleVotes {
   readonly #docs: Int32Array;
   /** Per catalog position: 1 when the tool has examples, 2 when it has none but a tool of its source does. */
   readonly #known: Uint8Array;
-  /** Per catalog position: 1 when the tool is a public union catalog tool (with examples or not). */
-  readonly #public: Uint8Array;
+  /**
+   * Per catalog position: 1 when the tool is a public union catalog tool (with examples or not), 0
+   * when not, −1 not yet known (a tool without examples, judged when first asked: `#thinPublic`).
+   */
+  readonly #public: Int8Array;
+  readonly #thinPublic: (doc: number) => boolean;
   readonly #top = new TopK(EXAMPLES.tools);
   readonly #order = new Int32Array(EXAMPLES.tools);
 
@@ -129,7 +133,8 @@ export class ExampleVotes {
     thinPublic: (doc: number) => boolean,
   ) {
     this.#slotOf = slotOf;
-    this.#public = Uint8Array.from(slotOf, (slot, doc) => (slot >= 0 || thinPublic(doc) ? 1 : 0));
+    this.#public = Int8Array.from(slotOf, (slot) => (slot >= 0 ? 1 : -1));
+    this.#thinPublic = thinPublic;
     this.#starts = starts;
     this.#docs = docs;
     this.#known = new Uint8Array(sources.length);
@@ -163,8 +168,10 @@ export class ExampleVotes {
   /**
    * Whether the tool at catalog position `index` is one of the public union catalogs' tools, with
    * examples or without (`isThinPublicTool`): one the requests no tool serves were checked against.
+   * A tool without examples is looked up when first asked (one digest), not when the engine is built.
    */
   isPublic(index: number): boolean {
+    if (this.#public[index] === -1) this.#public[index] = this.#thinPublic(index) ? 1 : 0;
     return this.#public[index] === 1;
   }
 
