@@ -1,5 +1,5 @@
 import type { SessionTool, SessionToolTable, ToolSearchConfig } from '@toolsearch/catalog';
-import { closestNames, searchEngineFor, type SearchEngine } from '@toolsearch/search';
+import { closestNames, searchEngineFor, type EngineSource, type SearchEngine } from '@toolsearch/search';
 import type { BridgeError } from './bridge-error';
 import { MAX_JSON_DEPTH } from './json-depth';
 
@@ -10,6 +10,10 @@ import { MAX_JSON_DEPTH } from './json-depth';
 export interface BridgeSession {
   readonly table: SessionToolTable;
   readonly config: ToolSearchConfig;
+  /**
+   * The search engine of the session's catalog, looked up on each read where the session was
+   * given an `EngineStore` (the session never holds it: the store bounds engines' memory).
+   */
   readonly engine: SearchEngine;
   /** How deep JSON text inside the model's arguments may nest before the bridge parses it. */
   readonly maxJsonDepth: number;
@@ -20,24 +24,39 @@ export interface BridgeSession {
   readonly withheld: ReadonlyMap<string, BridgeError>;
 }
 
+/** The engines of one-shot callers: held as long as the catalog array is (`searchEngineFor`). */
+const PER_CATALOG: EngineSource = { engineFor: (catalog) => searchEngineFor(catalog) };
+
 /**
  * Binds a session's tool table (from assembly) to the shared search engine of its catalog.
  * `maxJsonDepth` (default `MAX_JSON_DEPTH`) bounds JSON text the handlers parse from arguments.
- * `background: true` (a serving process) has the engine encode its tools for the request encoder
- * in slices meanwhile, so no search waits for it (`SearchEngine.prepareEncoder`); a one-shot
- * caller (the CLI) leaves it to the first doubtful answer.
+ * `engines` is where the engine comes from (a serving process passes its `EngineStore`, and
+ * `owner`, the tenant a rebuilt engine is counted to); by default the engine is held as long as
+ * the table is. `background: true` (a serving process) has the engine encode its tools for the
+ * request encoder in slices meanwhile, so no search waits for it (`SearchEngine.prepareEncoder`);
+ * a one-shot caller (the CLI) leaves it to the first doubtful answer.
  */
 export function createBridgeSession(
   table: SessionToolTable,
   config: ToolSearchConfig,
-  options: { maxJsonDepth?: number; withheld?: ReadonlyMap<string, BridgeError>; background?: boolean } = {},
+  options: {
+    maxJsonDepth?: number;
+    withheld?: ReadonlyMap<string, BridgeError>;
+    background?: boolean;
+    engines?: EngineSource;
+    owner?: string;
+  } = {},
 ): BridgeSession {
-  const engine = searchEngineFor(table.deferred);
+  const engines = options.engines ?? PER_CATALOG;
+  const owner = options.owner ?? '';
+  const engine = engines.engineFor(table.deferred, owner);
   if (options.background === true) engine.prepareEncoder();
   return {
     table,
     config,
-    engine,
+    get engine() {
+      return engines.engineFor(table.deferred, owner);
+    },
     maxJsonDepth: options.maxJsonDepth ?? MAX_JSON_DEPTH,
     withheld: options.withheld ?? new Map(),
   };

@@ -52,3 +52,4 @@ export { canonicalToolsetOrder, isDeferrable, buildSessionTools } from './sessio
 export type { SessionTool, SessionToolTable, UnavailableSource } from './session-tools';
 export { CatalogRecordSchema, parseCatalogFiles, catalogToolsetId } from './catalog-file';
 export type { CatalogRecord, CatalogLineError, CatalogParseResult } from './catalog-file';
+export { FairCache } from './fair-cache';

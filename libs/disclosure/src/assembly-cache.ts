@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ToolSearchConfig, Toolset } from '@toolsearch/catalog';
+import { FairCache, type ToolSearchConfig, type Toolset } from '@toolsearch/catalog';
 import { assembleSession, type Assembly, type AssemblyInput } from './assemble';
-import { FairCache } from './fair-cache';
 
 /**
  * A content-addressed cache of assemblies, shared by every session that has the same tools,
@@ -19,15 +18,20 @@ export class AssemblyCache {
   #hits = 0;
   #misses = 0;
 
-  constructor(capacity = 256) {
+  /**
+   * `capacity` bounds the assemblies held; `maxTools`, when given, the tools they hold together (an
+   * assembly's memory grows with its tools: some 0.4 KiB each, measured on the 6,685-tool union).
+   */
+  constructor(capacity = 256, options: { maxTools?: number } = {}) {
     this.capacity = Math.max(1, capacity);
-    this.#entries = new FairCache(this.capacity);
+    this.#entries = new FairCache(this.capacity, { maxWeight: options.maxTools });
   }
 
   /**
    * Same as `assembleSession(input)`, answered from the cache when the content was seen before.
-   * `owner` (a daemon's tenant) is who a new entry is counted to: when the cache is full, the owner
-   * holding the most entries gives up its least recently used one (`FairCache`).
+   * `owner` (a daemon's tenant) is who a new entry is counted to: when the cache is over a bound,
+   * the owner holding the most (assemblies, or tools) gives up its least recently used one
+   * (`FairCache`).
    */
   assemble(input: AssemblyInput, owner = ''): Assembly {
     const key = this.#key(input);
@@ -38,12 +42,12 @@ export class AssemblyCache {
     }
     this.#misses += 1;
     const assembly = assembleSession(input);
-    this.#entries.set(key, assembly, owner);
+    this.#entries.set(key, assembly, owner, assemblyTools(assembly));
     return assembly;
   }
 
-  get stats(): { hits: number; misses: number; size: number } {
-    return { hits: this.#hits, misses: this.#misses, size: this.#entries.size };
+  get stats(): { hits: number; misses: number; size: number; tools: number } {
+    return { hits: this.#hits, misses: this.#misses, size: this.#entries.size, tools: this.#entries.weight };
   }
 
   #fingerprint(toolset: Toolset): string {
@@ -85,4 +89,9 @@ export class AssemblyCache {
     );
     return hash.digest('hex');
   }
+}
+
+/** What an assembly weighs in a cache bounded in tools: its tools, and at least 1. */
+export function assemblyTools(assembly: Assembly): number {
+  return Math.max(1, assembly.table.byName.size);
 }

@@ -7,5 +7,5 @@ export { TOOL_FORMATS, isToolFormat, formatTools } from './formats';
 export type { ToolFormat, OpenAiTool, AnthropicTool, McpTool, FormattedTool } from './formats';
 export { BRIDGE_LIMITS, assembleSession } from './assemble';
 export type { Tier, AssemblyInput, AssemblyResult, Assembly } from './assemble';
-export { AssemblyCache } from './assembly-cache';
-export { FairCache } from './fair-cache';
+export { AssemblyCache, assemblyTools } from './assembly-cache';
+

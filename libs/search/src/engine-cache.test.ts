@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildSessionTools, defaultToolSearchConfig } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
-import { engineBuiltTools, searchEngineFor } from './engine-cache';
+import { EngineStore, engineBuiltTools, searchEngineFor } from './engine-cache';
 
 const catalog = (description: string, order: 'forward' | 'reverse' = 'forward') => {
   const tools = [tool('cache_probe_read', `Read ${description}.`), tool('cache_probe_write', `Write ${description}.`)];
@@ -29,5 +29,32 @@ describe('searchEngineFor', () => {
     expect(reverse).not.toBe(forward);
     expect(reverse.search('read ordered probes', 1)[0]?.index).toBe(1);
     expect(forward.search('read ordered probes', 1)[0]?.index).toBe(0);
+  });
+});
+
+describe('EngineStore', () => {
+  it('bounds the tools its engines index, the owner indexing the most giving way', () => {
+    const built: [string, number][] = [];
+    const store = new EngineStore({ maxTools: 6, onBuild: (owner, tools) => built.push([owner, tools]) });
+    const quiet = store.engineFor(catalog('the quiet store probe'), 'quiet');
+    for (let at = 0; at < 10; at += 1) store.engineFor(catalog(`store flood probe ${at}`), 'flood');
+    expect(store.stats.tools).toBeLessThanOrEqual(6);
+    expect(store.toolsHeldBy('quiet')).toBe(2);
+    expect(store.toolsHeldBy('flood')).toBe(4);
+    // The quiet owner's engine is still held: asked again, nothing is built.
+    expect(store.engineFor(catalog('the quiet store probe'), 'quiet')).toBe(quiet);
+    expect(built.filter(([owner]) => owner === 'quiet')).toEqual([['quiet', 2]]);
+    expect(built.filter(([owner]) => owner === 'flood')).toHaveLength(10);
+  });
+
+  it('takes back an engine it gave up while something still holds it, without building it again', () => {
+    const built: string[] = [];
+    const store = new EngineStore({ maxTools: 2, onBuild: (owner) => built.push(owner) });
+    const held = store.engineFor(catalog('a held store probe'), 'a');
+    store.engineFor(catalog('another store probe'), 'a');
+    expect(store.stats.engines).toBe(1);
+    // Given up by the store, but `held` keeps it alive: the same engine comes back, unbuilt.
+    expect(store.engineFor(catalog('a held store probe'), 'a')).toBe(held);
+    expect(built).toEqual(['a', 'a']);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { SessionTool } from '@toolsearch/catalog';
+import { FairCache, type SessionTool } from '@toolsearch/catalog';
 import { SearchEngine } from './search-engine';
 import { toSearchDocument } from './search-document';
 
@@ -53,26 +53,94 @@ function fingerprint(catalog: readonly SessionTool[]): string {
   return sha256(parts.join('\n'));
 }
 
+/** Per catalog array: its content key (`fingerprint`), computed once per array. */
+const contentKeys = new WeakMap<readonly SessionTool[], string>();
+
+function contentKey(catalog: readonly SessionTool[]): string {
+  let key = contentKeys.get(catalog);
+  if (key === undefined) {
+    key = fingerprint(catalog);
+    contentKeys.set(catalog, key);
+  }
+  return key;
+}
+
+/** The live engine of this content if anything still holds one, else a new one (counted). */
+function liveOrBuilt(key: string, catalog: readonly SessionTool[]): { engine: SearchEngine; built: number } {
+  const live = byContent.get(key)?.deref();
+  if (live !== undefined) return { engine: live, built: 0 };
+  const documents = catalog.map((tool) => toSearchDocument(tool));
+  const engine = new SearchEngine(documents);
+  builtTools += documents.length;
+  byContent.set(key, new WeakRef(engine));
+  forgotten.register(engine, key);
+  return { engine, built: documents.length };
+}
+
 /**
  * The search engine of a catalog, shared by every session whose catalog has the same content:
  * built once per content (a changed toolset is new content and a new engine), whatever array or
- * assembly it came from. Fingerprinting 6,041 tools costs a few milliseconds, once per array (the
- * first time a toolset version is seen, some 20 ms more); building their engine ~150 ms.
+ * assembly it came from, and held as long as the catalog array is. Fingerprinting 6,041 tools
+ * costs a few milliseconds, once per array (the first time a toolset version is seen, some 20 ms
+ * more); building their engine ~150 ms. For one-shot callers (the CLI, tests); a serving process
+ * bounds its engines' memory with an `EngineStore`.
  */
 export function searchEngineFor(catalog: readonly SessionTool[]): SearchEngine {
   const known = byCatalog.get(catalog);
   if (known !== undefined) return known;
-  const key = fingerprint(catalog);
-  let engine = byContent.get(key)?.deref();
-  if (engine === undefined) {
-    const documents = catalog.map((tool) => toSearchDocument(tool));
-    engine = new SearchEngine(documents);
-    builtTools += documents.length;
-    byContent.set(key, new WeakRef(engine));
-    forgotten.register(engine, key);
-  }
+  const { engine } = liveOrBuilt(contentKey(catalog), catalog);
   byCatalog.set(catalog, engine);
   return engine;
+}
+
+/** Where a bridge session gets its catalog's engine (`searchEngineFor`, or an `EngineStore`). */
+export interface EngineSource {
+  engineFor(catalog: readonly SessionTool[], owner: string): SearchEngine;
+}
+
+/**
+ * The search engines of a serving process, bounded in the tools they index together and fair
+ * between owners (tenants): when over `maxTools`, the owner whose engines index the most tools gives
+ * up its least recently used one (`FairCache`), so one tenant's many distinct grants can neither
+ * exhaust the replica's memory nor push another tenant's engines out. An engine is some 2 KiB a
+ * tool (13 MiB for the 6,685-tool union, request encoder included). Only the store holds engines:
+ * sessions look theirs up by content on each use, so an engine given up is rebuilt on the next
+ * search that needs it (and charged again, through `onBuild`) unless something still holds it.
+ */
+export class EngineStore implements EngineSource {
+  readonly #engines: FairCache<SearchEngine>;
+  readonly #onBuild: ((owner: string, tools: number) => void) | undefined;
+
+  constructor(options: { maxTools: number; onBuild?: (owner: string, tools: number) => void }) {
+    // Entries are bounded by tools; the entry bound only keeps the owners' scan short.
+    this.#engines = new FairCache(65_536, { maxWeight: options.maxTools });
+    this.#onBuild = options.onBuild;
+  }
+
+  /** The engine of `catalog`, built (and reported to `onBuild` as `owner`'s) when not held. */
+  engineFor(catalog: readonly SessionTool[], owner = ''): SearchEngine {
+    const key = contentKey(catalog);
+    return this.#engines.getOrMake(
+      key,
+      owner,
+      () => {
+        const { engine, built } = liveOrBuilt(key, catalog);
+        if (built > 0) this.#onBuild?.(owner, built);
+        return engine;
+      },
+      (engine) => Math.max(1, engine.size),
+    );
+  }
+
+  /** The engines held and the tools they index together. */
+  get stats(): { engines: number; tools: number } {
+    return { engines: this.#engines.size, tools: this.#engines.weight };
+  }
+
+  /** The tools indexed by the engines `owner` built and the store still holds. */
+  toolsHeldBy(owner: string): number {
+    return this.#engines.weightHeldBy(owner);
+  }
 }
 
 /**

@@ -89,6 +89,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     // full (what does not fit in its second is counted in the next ones): the caches are fair
     // between tenants, so only a tenant's own requests make it miss.
     charge: (tenant, weight) => quotas.charge(tenant, weight),
+    limits: { maxIndexedTools: config.limits.maxIndexedTools, maxAssembledTools: config.limits.maxAssembledTools },
   });
   const routingBudgets = new RoutingBudgets(config.limits.routingTestsPerSecond);
   const usage = new UsageLearning({

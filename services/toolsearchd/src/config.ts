@@ -59,6 +59,17 @@ export const DaemonConfigSchema = z
           .default(1024 * 1024),
         /** Sessions kept in memory per replica before the least recently used are dropped (they reload from Redis). */
         maxSessionsInMemory: z.number().int().min(1).max(10_000_000).default(100_000),
+        /**
+         * Tools the search engines a replica holds may index together (some 2 KiB each); over it, the
+         * tenant whose engines index the most gives up its least recently used one (rebuilt, and
+         * charged to it, when next searched). Keep it above the largest tenant's `quotas.tools`.
+         */
+        maxIndexedTools: z.number().int().min(1000).max(100_000_000).default(120_000),
+        /**
+         * Tools the cached assemblies hold together, and separately the cached session surfaces (some
+         * 0.4 KiB each); over it, the tenant holding the most gives up its least recently used one.
+         */
+        maxAssembledTools: z.number().int().min(1000).max(100_000_000).default(200_000),
         /** How deep arrays and objects may nest in a request (and in JSON text inside one); see json-limits.ts. */
         maxJsonDepth: z.number().int().min(8).max(1000).default(64),
         /** Tools one toolset may hold (`toolsets.put`, an attached MCP server, a config catalog). */

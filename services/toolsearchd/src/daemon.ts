@@ -56,6 +56,10 @@ export class Daemon {
       tierCounts: () => this.#parts?.actors.tierCounts() ?? new Map(),
       approvalsPending: () => this.#parts?.dispatch.approvals.pendingCount() ?? Promise.resolve(0),
       mcpServers: () => this.#parts?.mcp.servers() ?? [],
+      heldTools: () => {
+        const held = this.#parts?.surfaces.held;
+        return { indexed: held?.indexedTools ?? 0, assembled: held?.assembledTools ?? 0 };
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolsetSchema } from '@toolsearch/catalog';
+import { ToolsetSchema, type Toolset } from '@toolsearch/catalog';
 import { applyGrant, exceedsParent, grantTests, grantWarnings, narrowGrant } from './grant';
 
 const github = ToolsetSchema.parse({
@@ -90,9 +90,20 @@ describe('grants', () => {
     expect(narrowed?.tools.map((tool) => tool.name)).toEqual(['list_repos']);
   });
 
-  it('returns the same object for the same grant, so caches hit', () => {
+  it('returns the same object for the same grant where the caller keeps them, so caches hit', () => {
     const grant = { toolsets: ['mcp-github'], deny: ['delete_*'] };
-    expect(applyGrant([github], grant)[0]).toBe(applyGrant([github], { ...grant })[0]);
+    const memo = new Map<string, Toolset>();
+    const kept = {
+      getOrMake: (toolset: Toolset, key: string, make: () => Toolset) => {
+        const found = memo.get(`${toolset.id}\u0000${key}`) ?? make();
+        memo.set(`${toolset.id}\u0000${key}`, found);
+        return found;
+      },
+    };
+    expect(applyGrant([github], grant, [], kept)[0]).toBe(applyGrant([github], { ...grant }, [], kept)[0]);
+    // Without a place to keep them, each call narrows anew (nothing is held per grant).
+    expect(applyGrant([github], grant)[0]).not.toBe(applyGrant([github], grant)[0]);
+    expect(applyGrant([github], grant)[0]).toEqual(applyGrant([github], grant, [], kept)[0]);
   });
 
   it('filters by wildcards with many stars in bounded time, case-sensitively', () => {

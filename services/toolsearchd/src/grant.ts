@@ -82,15 +82,26 @@ export function ancestorAllowsOf(parent: Grant, parentAncestors: AncestorAllows)
   return parent.allow === undefined ? parentAncestors : [...parentAncestors, parent.allow];
 }
 
-const filtered = new WeakMap<Toolset, Map<string, Toolset>>();
+/**
+ * Where `applyGrant` keeps the toolsets it narrowed, per toolset value and grant (the caller
+ * bounds it: the daemon's `SurfaceBuilder` keeps them in a cache fair between tenants).
+ */
+export interface NarrowedToolsets {
+  getOrMake(toolset: Toolset, grantKey: string, make: () => Toolset): Toolset;
+}
 
 /**
  * The toolsets a grant reaches: only granted toolset ids, and within them only tools whose name
  * (original, `<toolset id>/<name>` or model-facing) passes the allow and deny patterns and one
- * pattern of each ancestor's allow list. Results are memoised per toolset value, so equal grants
- * over equal toolsets give the same objects (and cache hits).
+ * pattern of each ancestor's allow list. With `kept`, equal grants over equal toolset values give
+ * the same objects (and so hits in the caches keyed by toolset content); without it, new ones.
  */
-export function applyGrant(toolsets: Iterable<Toolset>, grant: Grant, ancestors: AncestorAllows = []): Toolset[] {
+export function applyGrant(
+  toolsets: Iterable<Toolset>,
+  grant: Grant,
+  ancestors: AncestorAllows = [],
+  kept?: NarrowedToolsets,
+): Toolset[] {
   const ids = new Set(grant.toolsets);
   // Case-sensitive `*` wildcards.
   const allow = grant.allow === undefined ? undefined : new PatternList(grant.allow);
@@ -104,13 +115,7 @@ export function applyGrant(toolsets: Iterable<Toolset>, grant: Grant, ancestors:
       out.push(toolset);
       continue;
     }
-    let byKey = filtered.get(toolset);
-    if (byKey === undefined) {
-      byKey = new Map();
-      filtered.set(toolset, byKey);
-    }
-    let narrowed = byKey.get(key);
-    if (narrowed === undefined) {
+    const narrow = () => {
       const names = namesOf(toolset);
       const passes = (index: number) => {
         const own = names[index] ?? [];
@@ -118,10 +123,9 @@ export function applyGrant(toolsets: Iterable<Toolset>, grant: Grant, ancestors:
         if (within.some((list) => !list.matches(own))) return false;
         return deny === undefined || !deny.matches(own);
       };
-      narrowed = Object.freeze({ ...toolset, tools: toolset.tools.filter((_, index) => passes(index)) });
-      byKey.set(key, narrowed);
-    }
-    out.push(narrowed);
+      return Object.freeze({ ...toolset, tools: toolset.tools.filter((_, index) => passes(index)) });
+    };
+    out.push(kept === undefined ? narrow() : kept.getOrMake(toolset, key, narrow));
   }
   return out;
 }

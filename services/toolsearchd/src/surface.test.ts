@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import type { Toolset } from '@toolsearch/catalog';
 import { tool, toolset } from '@toolsearch/testing';
@@ -37,26 +39,28 @@ describe('SurfaceBuilder', () => {
   it('charges the tenant whose request built what the caches did not hold, and nothing on a hit', () => {
     const charged: [string, number][] = [];
     const builder = new SurfaceBuilder({}, { charge: (tenant, weight) => charged.push([tenant, weight]) });
+    const total = (tenant: string) => charged.filter(([who]) => who === tenant).reduce((sum, [, w]) => sum + w, 0);
     const others = registryOf([toolset('probe', [...tools, tool('surface_probe_extra', 'One more probe.')])]);
     const first = builder.forRequest(descriptor(4_000, 'first'), others);
     const size = first.assembly.table.byName.size;
     expect(first.bridge.table.deferred).toHaveLength(41);
     // A new catalog: its assembly and its engine.
-    expect(charged).toEqual([['first', assemblyWeight(size) + engineBuildWeight(first.bridge.engine.size)]]);
+    expect(total('first')).toBe(assemblyWeight(size) + engineBuildWeight(first.bridge.engine.size));
     // Another model size: a new assembly, the same engine.
     builder.forRequest(descriptor(4_001, 'second'), others);
-    expect(charged[1]).toEqual(['second', assemblyWeight(size)]);
+    expect(total('second')).toBe(assemblyWeight(size));
     // Both again: answered from the caches, free.
+    const before = charged.length;
     builder.forRequest(descriptor(4_000, 'first'), others);
     builder.forRequest(descriptor(4_001, 'second'), others);
-    expect(charged).toHaveLength(2);
+    expect(charged).toHaveLength(before);
     // The daemon's own re-assembly (the fan-out): the assembly is not charged...
     builder.build(descriptor(4_002, 'third'), others);
-    expect(charged).toHaveLength(2);
+    expect(total('third')).toBe(0);
     // ...but a new engine (new content: a toolset changed) is, to the session's tenant.
     const changed = registryOf([toolset('probe', [...tools, tool('surface_probe_changed', 'Changed probe.')])]);
     const rebuilt = builder.build(descriptor(4_003, 'fourth'), changed);
-    expect(charged[2]).toEqual(['fourth', engineBuildWeight(rebuilt.bridge.engine.size)]);
+    expect(total('fourth')).toBe(engineBuildWeight(rebuilt.bridge.engine.size));
   });
 
   it("keeps a tenant's cached surfaces while another tenant fills the caches with new settings", () => {
@@ -69,5 +73,54 @@ describe('SurfaceBuilder', () => {
     // The quiet tenant's surface (a new session with the same settings) is still cached: free.
     builder.forRequest(descriptor(4_000, 'quiet'), registry);
     expect(charged.slice(before)).toEqual([]);
+  }, 60_000);
+
+  it("bounds the memory of a tenant's many distinct grants, and keeps another tenant's engine", async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const many = Array.from({ length: 300 }, (_, at) =>
+      tool(`bound_probe_${at}`, `Bound probe ${at} of the memory test.`),
+    );
+    const wide = registryOf([toolset('bound', many)]);
+    const charged: [string, number][] = [];
+    const builder = new SurfaceBuilder(
+      {},
+      {
+        charge: (tenant, weight) => charged.push([tenant, weight]),
+        limits: { maxIndexedTools: 1_000, maxAssembledTools: 2_000 },
+      },
+    );
+    // Each grant leaves out one tool: a catalog of 299 tools no other grant has, so its own engine.
+    const granted = (id: string, tenant: string, left: number) => ({
+      ...sessionDescriptor(id, { tenant, toolsets: ['mcp-bound'] }),
+      grant: { toolsets: ['mcp-bound'], deny: [`bound_probe_${left}`] },
+      model: { contextLength: 4_000 },
+    });
+    const quiet = granted('quiet', 'quiet', 299);
+    expect(builder.forRequest(quiet, wide).bridge.engine.search('bound probe 7', 1)).toHaveLength(1);
+    const quietCharges = charged.length;
+    // The sessions stay open (their descriptors held, as the session actors hold them)...
+    const sessions = Array.from({ length: 40 }, (_, at) => granted(`flood-${at}`, 'flood', at));
+    const engines: WeakRef<object>[] = [];
+    for (const session of sessions) engines.push(new WeakRef(builder.forRequest(session, wide).bridge.engine));
+    // ...yet what the replica keeps for them is within the bounds,
+    expect(builder.held.indexedTools).toBeLessThanOrEqual(1_000);
+    expect(builder.held.assembledTools).toBeLessThanOrEqual(2_000);
+    // the quiet tenant's engine and surface were not given up for the flood (nothing charged again),
+    expect(builder.forRequest(quiet, wide).bridge.engine.search('bound probe 8', 1)).toHaveLength(1);
+    expect(charged.slice(quietCharges).filter(([tenant]) => tenant === 'quiet')).toEqual([]);
+    // and nothing else holds the engines the store gave up: open sessions do not keep them alive.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    const alive = engines.filter((engine) => engine.deref() !== undefined).length;
+    expect(alive).toBeLessThanOrEqual(3);
+    expect(sessions).toHaveLength(40);
+    // A flood session searched again gets its engine back (rebuilt, charged to its own tenant).
+    const before = charged.length;
+    expect(
+      builder.forRequest(granted('flood-0', 'flood', 0), wide).bridge.engine.search('bound probe 9', 1),
+    ).toHaveLength(1);
+    expect(charged.slice(before).every(([tenant]) => tenant === 'flood')).toBe(true);
+    expect(charged.length).toBeGreaterThan(before);
   }, 60_000);
 });

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
-import { AssemblyCache, FairCache, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
+import { FairCache, parseToolSearchConfig, ToolsetSchema, type ParsedConfig, type Toolset } from '@toolsearch/catalog';
+import { AssemblyCache, assemblyTools, type Assembly, type ToolFormat } from '@toolsearch/disclosure';
 import { createBridgeSession, type BridgeSession } from '@toolsearch/bridge';
-import { engineBuiltTools } from '@toolsearch/search';
+import { EngineStore } from '@toolsearch/search';
 import { assemblyWeight, engineBuildWeight } from './request-weights';
 import { withheldTools } from './vetting/withheld';
-import { applyGrant } from './grant';
+import { applyGrant, type NarrowedToolsets } from './grant';
 import type { ToolsetRegistry } from './registry.adapter';
 import type { SessionDescriptor } from './session-store.adapter';
 
@@ -16,32 +16,47 @@ export interface Surface {
   readonly config: ParsedConfig;
 }
 
+/** How much of each kind of work a replica keeps built (`limits` in the daemon's config). */
+export interface SurfaceLimits {
+  /** Tools the cached assemblies hold together (and, separately, the cached surfaces). */
+  readonly maxAssembledTools: number;
+  /** Tools the held search engines index together. */
+  readonly maxIndexedTools: number;
+}
+
+const DEFAULT_LIMITS: SurfaceLimits = { maxAssembledTools: 200_000, maxIndexedTools: 120_000 };
+
 /**
  * Builds session surfaces from the registry and a session's descriptor. Stateless per session:
  * everything is derived on every call from the tenant's current toolsets, the grant and the
  * settings, through content-addressed caches shared by all sessions.
+ *
+ * Every cache here is shared by the tenants, bounded and fair between them (`FairCache`): a
+ * tenant opening sessions with one new setting or grant after another only evicts its own
+ * entries. What grows with a catalog — assemblies, surfaces, search engines — is bounded in tools
+ * as well as in entries, and nothing per session holds any of it, so the memory a replica spends on
+ * them is bounded whatever the tenants' sessions ask for (docs/limits.md).
  */
 export class SurfaceBuilder {
-  readonly #assemblies = new AssemblyCache(4096);
-  // Every cache here is shared by the tenants and fair between them (`FairCache`): a tenant
-  // opening sessions with one new setting after another only evicts its own entries.
+  readonly #assemblies: AssemblyCache;
+  readonly #engines: EngineStore;
   readonly #configs = new FairCache<ParsedConfig>(1024);
   readonly #cores = new FairCache<Toolset>(1024);
+  /** Toolsets narrowed by a grant, per toolset value and grant (`applyGrant`). */
+  readonly #narrowed: FairCache<Toolset>;
+  /** A number per toolset value, for `#narrowed`'s keys. */
+  readonly #toolsetIds = new WeakMap<Toolset, number>();
+  #nextToolsetId = 0;
   readonly #env: Readonly<Record<string, string | undefined>>;
   /** `limits.maxJsonDepth`, for JSON text the bridge parses from a model's arguments. */
   readonly #maxJsonDepth: number | undefined;
   /**
-   * The last surface per descriptor and format, valid while the tenant's registry generation is
-   * unchanged. It cannot drift: any toolset change bumps the generation and forces a rebuild
-   * (which the content-addressed caches below mostly answer).
-   */
-  readonly #recent = new WeakMap<SessionDescriptor, Map<string, { generation: number; surface: Surface }>>();
-  /**
    * Surfaces shared by the sessions of a tenant that have the same settings (grant, config,
-   * model, core tools, activation, found tools), per registry generation: a toolset change re-assembles 20,000
-   * such sessions by building one surface, not 20,000 copies for the collector to sweep.
+   * model, core tools, activation, found tools), per registry generation: a toolset change
+   * re-assembles 20,000 such sessions by building one surface, not 20,000 copies for the collector
+   * to sweep. A surface cannot drift: any toolset change bumps the generation in the key.
    */
-  readonly #shared = new FairCache<Surface>(4096);
+  readonly #shared: FairCache<Surface>;
   /** Per descriptor: the digest of the settings its surface depends on. */
   readonly #settings = new WeakMap<SessionDescriptor, string>();
   /** Charges a tenant for work its request turned out to cost (the quotas' `charge`). */
@@ -49,11 +64,31 @@ export class SurfaceBuilder {
 
   constructor(
     env: Readonly<Record<string, string | undefined>> = {},
-    options: { maxJsonDepth?: number; charge?: (tenant: string, weight: number) => void } = {},
+    options: {
+      maxJsonDepth?: number;
+      charge?: (tenant: string, weight: number) => void;
+      limits?: Partial<SurfaceLimits>;
+    } = {},
   ) {
+    const limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.#env = env;
     this.#maxJsonDepth = options.maxJsonDepth;
     this.#charge = options.charge;
+    this.#assemblies = new AssemblyCache(4096, { maxTools: limits.maxAssembledTools });
+    this.#shared = new FairCache<Surface>(4096, { maxWeight: limits.maxAssembledTools });
+    this.#narrowed = new FairCache<Toolset>(4096, { maxWeight: limits.maxAssembledTools });
+    // A search engine is built (or rebuilt, after the store gave it up) for the tenant whose
+    // catalog it indexes, whichever request or fan-out needed it: that tenant pays for it.
+    this.#engines = new EngineStore({
+      maxTools: limits.maxIndexedTools,
+      onBuild: (tenant, tools) => this.#charge?.(tenant, engineBuildWeight(tools)),
+    });
+  }
+
+  /** What the replica holds now: cached assemblies' tools and held engines' tools (for tests and metrics). */
+  get held(): { assembledTools: number; indexedTools: number; engines: number } {
+    const engines = this.#engines.stats;
+    return { assembledTools: this.#assemblies.stats.tools, indexedTools: engines.tools, engines: engines.engines };
   }
 
   /** A session's parsed config; `tenant` is who a new cache entry counts to. */
@@ -87,19 +122,13 @@ export class SurfaceBuilder {
     charged: 'all' | 'engines',
   ): Surface {
     const generation = registry.generation(descriptor.tenant);
-    let byFormat = this.#recent.get(descriptor);
-    const hit = byFormat?.get(format);
-    if (hit !== undefined && hit.generation === generation) return hit.surface;
     const key = `${descriptor.tenant}\u0000${generation}\u0000${format}\u0000${this.#settingsOf(descriptor)}`;
-    const surface = this.#shared.getOrMake(key, descriptor.tenant, () =>
-      this.#charged(descriptor.tenant, charged, () => this.#build(descriptor, registry, format)),
+    return this.#shared.getOrMake(
+      key,
+      descriptor.tenant,
+      () => this.#charged(descriptor.tenant, charged, () => this.#build(descriptor, registry, format)),
+      (surface) => assemblyTools(surface.assembly),
     );
-    if (byFormat === undefined) {
-      byFormat = new Map();
-      this.#recent.set(descriptor, byFormat);
-    }
-    byFormat.set(format, { generation, surface });
-    return surface;
   }
 
   #settingsOf(descriptor: SessionDescriptor): string {
@@ -115,21 +144,33 @@ export class SurfaceBuilder {
   }
 
   /**
-   * Builds a surface and charges its tenant for what the content-addressed caches did not hold: an
-   * assembly (`assemblyWeight`) and a search engine (`engineBuildWeight`). Without it, a tenant
-   * asking for one model size, format or found tool after another had the daemon assemble (and
-   * once index) its whole catalog for 1 unit each.
+   * Builds a surface and charges its tenant for an assembly the content-addressed cache did not
+   * hold (`assemblyWeight`; a search engine is charged when the store builds it). Without it, a
+   * tenant asking for one model size, format or found tool after another had the daemon assemble
+   * its whole catalog for 1 unit each.
    */
   #charged(tenant: string, what: 'all' | 'engines', build: () => Surface): Surface {
     const misses = this.#assemblies.stats.misses;
-    const indexed = engineBuiltTools();
     const surface = build();
-    const assembled = what === 'all' && this.#assemblies.stats.misses > misses;
-    const weight =
-      (assembled ? assemblyWeight(surface.assembly.table.byName.size) : 0) +
-      engineBuildWeight(engineBuiltTools() - indexed);
-    if (weight > 0) this.#charge?.(tenant, weight);
+    if (what === 'all' && this.#assemblies.stats.misses > misses)
+      this.#charge?.(tenant, assemblyWeight(surface.assembly.table.byName.size));
     return surface;
+  }
+
+  /** Where `applyGrant` keeps what it narrows for `tenant`: `#narrowed`, counted to the tenant. */
+  #keptFor(tenant: string): NarrowedToolsets {
+    return {
+      getOrMake: (toolset, grantKey, make) => {
+        let id = this.#toolsetIds.get(toolset);
+        if (id === undefined) {
+          id = this.#nextToolsetId += 1;
+          this.#toolsetIds.set(toolset, id);
+        }
+        return this.#narrowed.getOrMake(`${id}\u0000${grantKey}`, tenant, make, (narrowed) =>
+          Math.max(1, narrowed.tools.length),
+        );
+      },
+    };
   }
 
   #build(descriptor: SessionDescriptor, registry: ToolsetRegistry, format: ToolFormat): Surface {
@@ -138,6 +179,7 @@ export class SurfaceBuilder {
       [...registry.toolsets(descriptor.tenant).values()].map((entry) => entry.toolset),
       descriptor.grant,
       descriptor.ancestorAllows,
+      this.#keptFor(descriptor.tenant),
     );
     const toolsets =
       descriptor.coreTools.length > 0
@@ -166,6 +208,8 @@ export class SurfaceBuilder {
       ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),
       withheld: withheldTools(granted),
       background: true,
+      engines: this.#engines,
+      owner: descriptor.tenant,
     });
     return { assembly, bridge, config };
   }

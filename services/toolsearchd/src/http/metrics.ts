@@ -12,6 +12,8 @@ export interface MetricSources {
   approvalsPending(): Promise<number>;
   /** The MCP servers this replica holds, and whether each is connected right now (only counted). */
   mcpServers(): readonly { tenant: string; server: string; connected: boolean }[];
+  /** Tools held by the replica's bounded caches: indexed by search engines, held by cached assemblies. */
+  heldTools(): { indexed: number; assembled: number };
 }
 
 /**
@@ -107,6 +109,17 @@ export class DaemonMetrics {
       collect() {
         this.reset();
         for (const tier of [0, 1, 2]) this.set({ tier: String(tier) }, sources.tierCounts().get(tier) ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'toolsearch_cached_tools',
+      help: "Tools held by the replica's bounded caches (limits.maxIndexedTools, limits.maxAssembledTools): indexed by search engines, or held by cached assemblies.",
+      labelNames: ['cache'],
+      registers,
+      collect() {
+        const held = sources.heldTools();
+        this.set({ cache: 'engines' }, held.indexed);
+        this.set({ cache: 'assemblies' }, held.assembled);
       },
     });
     new Gauge({
