@@ -6,6 +6,7 @@ import { McpAttachRequestSchema } from '@toolsearch/proto';
 import type { McpServerConfig } from './mcp-pool.adapter';
 import { execOrThrow, type RedisClient } from './redis-client';
 import { RedisKeys } from './redis-keys';
+import { RedisScript } from './redis-script';
 
 /** `mcp.lease`: how a tenant's attached MCP server is owned by one replica at a time. */
 export const McpLeaseConfigSchema = z
@@ -24,23 +25,23 @@ export const McpLeaseConfigSchema = z
 export type McpLeaseConfig = z.output<typeof McpLeaseConfigSchema>;
 
 /** Renews the lease only while it is still this replica's. */
-const RENEW = `
+const RENEW = new RedisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return 0
-`;
+`);
 
 /** A free lease of a stored attachment: taken, and the attachment returned; nil otherwise. */
-const TAKE = `
+const TAKE = new RedisScript(`
 if redis.call('EXISTS', KEYS[2]) == 0 then return false end
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
 return redis.call('GET', KEYS[2])
-`;
+`);
 
 /** Gives a lease up only while it is still this replica's. */
-const RELEASE = `
+const RELEASE = new RedisScript(`
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
-`;
+`);
 
 /** Where a detach tells the owner of a server, whichever replica it is, to let it go. Daemon-only, like the relay. */
 const RELEASE_SUBJECT = 'toolsearch.internal.mcplease.release';
@@ -162,7 +163,7 @@ export class McpLeases {
   async #renew(): Promise<void> {
     for (const [key, { tenant, name }] of [...this.#held]) {
       const renewed = Number(
-        await this.deps.redis.eval(RENEW, 1, this.#lease(tenant, name), this.#replica, this.deps.config.ttlMs),
+        await RENEW.run(this.deps.redis, 1, this.#lease(tenant, name), this.#replica, this.deps.config.ttlMs),
       );
       if (renewed === 1 || !this.#held.has(key)) continue;
       this.#held.delete(key);
@@ -184,8 +185,8 @@ export class McpLeases {
       for (const name of await this.deps.redis.smembers(this.#attached(tenant))) {
         if (this.#stopped) return;
         if (!candidates.has(name) || this.#held.has(`${tenant}\u0000${name}`)) continue;
-        const stored = await this.deps.redis.eval(
-          TAKE,
+        const stored = await TAKE.run(
+          this.deps.redis,
           2,
           this.#lease(tenant, name),
           this.#attachment(tenant, name),
@@ -220,7 +221,7 @@ export class McpLeases {
     } catch (error) {
       // Given back: the next look (here or on another replica) tries again.
       this.#held.delete(key);
-      await this.deps.redis.eval(RELEASE, 1, this.#lease(tenant, name), this.#replica).catch(() => undefined);
+      await RELEASE.run(this.deps.redis, 1, this.#lease(tenant, name), this.#replica).catch(() => undefined);
       await targets.markUnavailable(tenant, name, 'no replica could reconnect to it; retrying').catch(() => undefined);
       log.warn({ tenant, server: name, err: (error as Error).message }, 'could not take over an MCP server');
     }
@@ -233,7 +234,7 @@ export class McpLeases {
     clearInterval(this.#timer);
     this.#subscription.unsubscribe();
     for (const { tenant, name } of this.#held.values())
-      await this.deps.redis.eval(RELEASE, 1, this.#lease(tenant, name), this.#replica).catch(() => undefined);
+      await RELEASE.run(this.deps.redis, 1, this.#lease(tenant, name), this.#replica).catch(() => undefined);
     this.#held.clear();
   }
 }

@@ -1,3 +1,5 @@
+import { RedisScript } from './redis-script';
+
 /**
  * Work charged to a tenant beyond what its current second could count (`QuotaGate.charge`: a
  * search engine for a new catalog costs more than a second's worth at the default limit), owed by
@@ -58,7 +60,7 @@ export class QuotaDebts {
  * 1 when the window is current. Returns the window's total, what of the debt it took, and what
  * is still owed.
  */
-export const PAY_SCRIPT = `
+export const PAY_SCRIPT = new RedisScript(`
 local limit = tonumber(ARGV[3])
 local total = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
@@ -70,4 +72,4 @@ if ARGV[7] == '1' then pay = math.min(owed, math.max(0, limit - total)) end
 if pay > 0 then total = redis.call('INCRBY', KEYS[1], pay) end
 owed = owed - pay
 if owed > 0 then redis.call('SET', KEYS[2], owed, 'PX', ARGV[6]) else redis.call('DEL', KEYS[2]) end
-return {total, pay, owed}`;
+return {total, pay, owed}`);

@@ -282,8 +282,8 @@ export class QuotaGate {
         const { count, debt, charged } = sent[index] ?? { count: 0, debt: 0, charged: 0 };
         const limit = this.limits(tenant).requestsPerSecond;
         try {
-          const reply = (await this.#redis.eval(
-            PAY_SCRIPT,
+          const reply = (await PAY_SCRIPT.run(
+            this.#redis,
             2,
             window,
             debtKey,

@@ -12,6 +12,7 @@ import {
 import { execOrThrow, type RedisClient, type RedisConnector } from '../redis-client';
 import { RedisKeys } from '../redis-keys';
 import { FinishedApprovals, type FinishedKeys } from './finished-approvals';
+import { RedisScript } from '../redis-script';
 
 const codec = JSONCodec<unknown>();
 const QUEUE = 'approvals';
@@ -22,12 +23,12 @@ const KEEP_FINISHED_MS = 7 * 86_400_000;
  * Stores a held call and adds it to its tenant's index, unless the index already holds ARGV[5]
  * calls (-1: no limit). KEYS: the record, the index; ARGV: record, time to keep (ms), time, id, limit.
  */
-const HOLD = `
+const HOLD = new RedisScript(`
 local limit = tonumber(ARGV[5])
 if limit >= 0 and redis.call('ZCARD', KEYS[2]) >= limit then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-return 1`;
+return 1`);
 
 /** A held call as stored: everything needed to run it later on any replica. */
 export type HeldCall = Omit<Approval, 'state' | 'decision' | 'result'>;
@@ -142,8 +143,8 @@ export class Approvals {
       requested_at: now,
       expires_at: now + expiryMs,
     };
-    const stored = await this.#redis.eval(
-      HOLD,
+    const stored = await HOLD.run(
+      this.#redis,
       2,
       this.#key(held.tenant, held.id),
       this.#index(held.tenant),

@@ -1,4 +1,5 @@
 import type { RedisClient } from '../redis-client';
+import { RedisScript } from '../redis-script';
 
 /**
  * Bytes a tenant's finished approvals (the held call, its decision and its result, kept readable
@@ -30,24 +31,24 @@ export interface FinishedKeys {
  * Counts a finished call once, whoever notes it and however often (a job BullMQ hands out again
  * runs its ending twice). KEYS: index, sizes, total; ARGV: time, id, bytes, keeping time.
  */
-const NOTE = `
+const NOTE = new RedisScript(`
 if redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2]) == 1 then
   redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
   redis.call('INCRBY', KEYS[3], ARGV[3])
 end
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[4]) end
-return 1`;
+return 1`);
 
 /**
  * Takes one call out of the count only if it is still counted (its records expired by themselves):
  * two replicas forgetting the same call take it out once. KEYS: index, sizes, total; ARGV: id.
  */
-const FORGET = `
+const FORGET = new RedisScript(`
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 0 then return 0 end
 local size = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0') or 0
 redis.call('HDEL', KEYS[2], ARGV[1])
 if redis.call('DECRBY', KEYS[3], size) < 0 then redis.call('SET', KEYS[3], 0, 'KEEPTTL') end
-return 1`;
+return 1`);
 
 /**
  * Lets the oldest calls go (count and records) while the total is over the budget, all in one
@@ -55,7 +56,7 @@ return 1`;
  * noted) is kept. At most ARGV[3] calls per step; returns 1 when more must go. KEYS: index,
  * sizes, total; ARGV: budget, kept id, most calls, record key prefix, record key suffixes….
  */
-const TRIM = `
+const TRIM = new RedisScript(`
 local budget = tonumber(ARGV[1])
 local most = tonumber(ARGV[3])
 local total = tonumber(redis.call('GET', KEYS[3]) or '0') or 0
@@ -78,7 +79,7 @@ end
 if total < 0 then total = 0 end
 if dropped > 0 then redis.call('SET', KEYS[3], total, 'KEEPTTL') end
 if total > budget and dropped >= most then return 1 end
-return 0`;
+return 0`);
 
 /** Counts each tenant's finished approvals and lets the oldest go past `budget` bytes. */
 export class FinishedApprovals {
@@ -94,18 +95,18 @@ export class FinishedApprovals {
 
   /** A call finished with records of `bytes` bytes: count them, then keep the tenant in budget. */
   async note(keys: FinishedKeys, id: string, bytes: number, now = Date.now()): Promise<void> {
-    await this.#redis.eval(NOTE, 3, keys.index, keys.sizes, keys.total, now, id, bytes, this.#keepMs);
+    await NOTE.run(this.#redis, 3, keys.index, keys.sizes, keys.total, now, id, bytes, this.#keepMs);
     // Records past their keeping time expired by themselves: only the count forgets them.
     for (const expired of await this.#redis.zrangebyscore(keys.index, '-inf', now - this.#keepMs, 'LIMIT', 0, BATCH))
-      await this.#redis.eval(FORGET, 3, keys.index, keys.sizes, keys.total, expired);
+      await FORGET.run(this.#redis, 3, keys.index, keys.sizes, keys.total, expired);
     // The call just noted is never let go by its own noting: its result must stay readable to
     // whoever waits for it, even when it alone is over the budget.
     const { prefix, suffixes } = keys.records;
     let more = 1;
     while (more === 1)
       more = Number(
-        await this.#redis.eval(
-          TRIM,
+        await TRIM.run(
+          this.#redis,
           3,
           keys.index,
           keys.sizes,

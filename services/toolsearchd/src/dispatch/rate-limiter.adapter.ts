@@ -3,10 +3,11 @@ import { matchesToolPattern } from '@toolsearch/bridge';
 import type { RateLimit } from '../policy-config';
 import type { RedisClient } from '../redis-client';
 import { RedisKeys } from '../redis-keys';
+import { RedisScript } from '../redis-script';
 
 // Checks every window first and counts the call only when all have room, so a refused call uses
 // no budget. KEYS: the window counters; ARGV: limit and window length (ms) per key.
-const CHECK_AND_COUNT = `
+const CHECK_AND_COUNT = new RedisScript(`
 for i = 1, #KEYS do
   local used = tonumber(redis.call('GET', KEYS[i]) or '0')
   if used >= tonumber(ARGV[2 * i - 1]) then return i end
@@ -15,7 +16,7 @@ for i = 1, #KEYS do
   if redis.call('INCR', KEYS[i]) == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
 end
 return 0
-`;
+`);
 
 export type RateVerdict = { readonly allowed: true } | { readonly allowed: false; readonly message: string };
 
@@ -50,7 +51,7 @@ export class RateLimiter {
       keys.push(this.#keys.tenant(call.tenant, 'rl', String(index), limit.scope, who, String(window)));
       args.push(String(limit.limit), String(limit.windowMs));
     }
-    const hit = Number(await this.#redis.eval(CHECK_AND_COUNT, keys.length, ...keys, ...args));
+    const hit = Number(await CHECK_AND_COUNT.run(this.#redis, keys.length, ...keys, ...args));
     if (hit === 0) return { allowed: true };
     const limit = applicable[hit - 1]?.limit;
     return {

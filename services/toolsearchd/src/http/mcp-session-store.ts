@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../redis-client';
 import { RedisKeys } from '../redis-keys';
+import { RedisScript } from '../redis-script';
 
 /** One MCP endpoint session as every replica sees it (the hash `{<tenant>}:mcp:session:<uuid>`). */
 export interface McpSessionRecord {
@@ -40,7 +41,7 @@ const ID_PATTERN = /^([a-z0-9][a-z0-9-]{0,62})\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f
 const GRACE_MS = 120_000;
 
 /** Live entries of the tenant's and the credential's indexes (scored by last activity) under their caps; then the new one in both. */
-const RESERVE = `
+const RESERVE = new RedisScript(`
 local since = tonumber(ARGV[1]) - tonumber(ARGV[2])
 if redis.call('ZCOUNT', KEYS[2], since, '+inf') >= tonumber(ARGV[3]) then return 1 end
 if redis.call('ZCOUNT', KEYS[1], since, '+inf') >= tonumber(ARGV[4]) then return 2 end
@@ -51,10 +52,10 @@ for i = 1, 2 do
   redis.call('PEXPIRE', KEYS[i], ARGV[9])
 end
 return 0
-`;
+`);
 
 /** Activity on a session that still exists: last seen now, open responses moved by ARGV[2]. 0 when it is gone. */
-const TOUCH = `
+const TOUCH = new RedisScript(`
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'lastSeen', ARGV[1])
 local streams = redis.call('HINCRBY', KEYS[1], 'streams', ARGV[2])
@@ -65,15 +66,15 @@ for i = 2, 3 do
   redis.call('PEXPIRE', KEYS[i], ARGV[4])
 end
 return 1
-`;
+`);
 
 /** Ends a session: 1 for the one caller that removed it (and so closes what it opened), 0 for every other. */
-const END = `
+const END = new RedisScript(`
 local removed = redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 redis.call('ZREM', KEYS[3], ARGV[1])
 return removed
-`;
+`);
 
 /**
  * Where MCP endpoint sessions live: Redis, under their tenant's hash tag, so any replica serves any
@@ -121,8 +122,8 @@ export class McpSessionStore {
     const now = Date.now();
     const limits = this.#limits;
     const answer = Number(
-      await this.#redis.eval(
-        RESERVE,
+      await RESERVE.run(
+        this.#redis,
         3,
         this.#tenantIndex(tenant),
         this.#credentialIndex(tenant, credential),
@@ -167,8 +168,8 @@ export class McpSessionStore {
   /** Records activity (and `streams` responses opened, or closed when negative); false when the session is gone. */
   async touch(record: McpSessionRecord, streams: number): Promise<boolean> {
     const { uuid } = parseId(record.id) ?? { uuid: '' };
-    const answer = await this.#redis.eval(
-      TOUCH,
+    const answer = await TOUCH.run(
+      this.#redis,
       3,
       this.#record(record.tenant, uuid),
       this.#tenantIndex(record.tenant),
@@ -185,8 +186,8 @@ export class McpSessionStore {
   async end(record: Pick<McpSessionRecord, 'id' | 'tenant' | 'credential'>): Promise<boolean> {
     const parsed = parseId(record.id);
     if (parsed === undefined) return false;
-    const answer = await this.#redis.eval(
-      END,
+    const answer = await END.run(
+      this.#redis,
       3,
       this.#record(record.tenant, parsed.uuid),
       this.#tenantIndex(record.tenant),
