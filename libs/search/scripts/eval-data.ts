@@ -41,10 +41,34 @@ export const LMB_NEGATIVES: EvalSet = {
  * since been read request by request (they are tuning material now; `fit-example-gate.ts` reads
  * them), and so have `fresh10` and `fresh11` (twenty-second session, read in the twenty-third) and
  * `fresh13` and `fresh15` (read in the twenty-fourth session), and `fresh12`, `fresh14` and
- * `fresh16` (read in the twenty-fifth); `fresh17` and `fresh18` (twenty-fifth session) are the
- * unseen ones.
+ * `fresh16` (read in the twenty-fifth), and `fresh17` and `fresh18` (read in the twenty-sixth);
+ * `fresh19` and `fresh20` (twenty-sixth session) are the unseen ones.
  */
 export const HELD_OUT_SETS: readonly EvalSet[] = [
+  {
+    name: 'fresh20 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh20-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh20 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh20-abstention-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh19 answerable',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh19-answerable-queries.jsonl'),
+    own: true,
+  },
+  {
+    name: 'fresh19 abstention',
+    catalogs: UNION,
+    file: resolve(here, '../eval/fresh19-abstention-queries.jsonl'),
+    own: true,
+  },
   {
     name: 'fresh18 answerable',
     catalogs: UNION,

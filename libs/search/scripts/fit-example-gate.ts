@@ -38,7 +38,7 @@ interface Sample extends GateCase {
 }
 
 const dataDir = publicDataDir();
-const READ_SETS = /^fresh([2-9]|1[0-6])? /;
+const READ_SETS = /^fresh([2-9]|1[0-8])? /;
 const sets = [
   ...EVAL_SETS.filter((set) => set.name !== 'StableToolBench'),
   LMB_NEGATIVES,
