@@ -17,6 +17,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Toolset } from '@toolsearch/catalog';
 import type { SurfaceBuilder as SurfaceBuilderType } from '../src/surface';
+import { sessionDescriptor } from '../src/session-fixture';
 import { loadToolsets, publicQueries } from './bench-data';
 
 const { values } = parseArgs({
@@ -43,17 +44,8 @@ const registry = {
 } as never;
 const everything = toolsets.map((toolset) => toolset.id);
 const session = (id: string, tenant: string, toolsetIds: string[]) => ({
-  id,
-  tenant,
-  role: 'gateway' as const,
-  grant: { toolsets: toolsetIds },
+  ...sessionDescriptor(id, { tenant, toolsets: toolsetIds }),
   model: { contextLength: 200_000 },
-  coreTools: [],
-  lineage: [],
-  ancestorAllows: [],
-  activated: false,
-  found: [],
-  createdAt: 0,
 });
 
 const charged = new Map<string, number>();
