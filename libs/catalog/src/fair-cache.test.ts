@@ -90,4 +90,55 @@ describe('FairCache', () => {
     expect(cache.weight).toBe(30);
     expect(cache.size).toBe(1);
   });
+
+  it("turns an entry heavier than the bound away without giving up its owner's other entries", () => {
+    const cache = new FairCache<string>(10, { maxWeight: 50 });
+    for (let at = 0; at < 5; at += 1) cache.set(`b-${at}`, 'b', 'b', 5);
+    expect(
+      cache.getOrMake(
+        'huge',
+        'b',
+        () => 'huge',
+        () => 60,
+      ),
+    ).toBe('huge');
+    expect(cache.heldBy('b')).toBe(5);
+    expect(cache.get('huge')).toBeUndefined();
+  });
+
+  describe('keepNewest', () => {
+    it("never gives up an owner's newest entry: owners needing one large entry each do not take turns", () => {
+      const cache = new FairCache<string>(100, { maxWeight: 100, keepNewest: true });
+      for (const owner of ['a', 'b', 'c']) cache.set(owner, owner, owner, 40);
+      // 120 > 100, but each owner holds only its newest entry: all kept.
+      expect(cache.weight).toBe(120);
+      for (const owner of ['a', 'b', 'c']) expect(cache.get(owner)).toBe(owner);
+      // An owner's second entry is what gives way, and only its own.
+      cache.set('a-2', 'a-2', 'a', 10);
+      expect(cache.get('a')).toBeUndefined();
+      expect(cache.get('a-2')).toBe('a-2');
+      expect(cache.get('b')).toBe('b');
+      expect(cache.get('c')).toBe('c');
+    });
+
+    it("takes room from the owner with the most it may give up, not from one's only entry", () => {
+      const cache = new FairCache<string>(100, { maxWeight: 60, keepNewest: true });
+      cache.set('big', 'big', 'big', 50);
+      for (let at = 0; at < 4; at += 1) cache.set(`small-${at}`, 'small', 'small', 5);
+      // 70 > 60: 'big' may give up nothing (its one entry is its newest); 'small' gives up its oldest two.
+      expect(cache.get('big')).toBe('big');
+      expect(cache.heldBy('small')).toBe(2);
+      expect(cache.get('small-3')).toBe('small');
+    });
+
+    it("keeps an entry heavier than the bound as its owner's newest, giving up its older ones", () => {
+      const cache = new FairCache<string>(10, { maxWeight: 50, keepNewest: true });
+      cache.set('other', 'other', 'other', 10);
+      for (let at = 0; at < 3; at += 1) cache.set(`b-${at}`, 'b', 'b', 5);
+      cache.set('huge', 'huge', 'b', 60);
+      expect(cache.get('huge')).toBe('huge');
+      expect(cache.heldBy('b')).toBe(1);
+      expect(cache.get('other')).toBe('other');
+    });
+  });
 });

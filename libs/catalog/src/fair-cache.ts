@@ -1,3 +1,19 @@
+import { RecencyList, type RecencyLinks } from './recency-list';
+
+interface Entry<V> extends RecencyLinks<Entry<V>> {
+  readonly key: string;
+  readonly value: V;
+  readonly owner: Owned<V>;
+  readonly weight: number;
+}
+
+/** One owner's entries, least recently used first, and the sum of their weights. */
+interface Owned<V> {
+  readonly name: string;
+  readonly entries: RecencyList<Entry<V>>;
+  weight: number;
+}
+
 /**
  * A bounded cache shared by many owners (a daemon's tenants) in which no owner can push another's
  * entries out: when it is full, the owner holding the most gives up its least recently used
@@ -11,18 +27,24 @@
  * the weight bound, the owner holding the most weight gives way; over the entry bound, the owner
  * holding the most entries. An entry heavier than `maxWeight` on its own is returned to its maker
  * but not kept.
+ *
+ * With `keepNewest`, each owner's most recently used entry is never given up to make room (nor is
+ * one heavier than `maxWeight` turned away): the owners share the bound beyond one entry each, so
+ * owners that each need one large entry (a tenant's catalog) do not take turns evicting each
+ * other's, and the cache may exceed its bounds by one entry per owner.
  */
 export class FairCache<V> {
   readonly capacity: number;
   readonly maxWeight: number;
-  readonly #entries = new Map<string, { value: V; owner: string; weight: number }>();
-  /** Per owner: its keys, least recently used first, and the sum of their weights. */
-  readonly #owned = new Map<string, { keys: Map<string, true>; weight: number }>();
+  readonly keepNewest: boolean;
+  readonly #entries = new Map<string, Entry<V>>();
+  readonly #owned = new Map<string, Owned<V>>();
   #weight = 0;
 
-  constructor(capacity: number, options: { maxWeight?: number } = {}) {
+  constructor(capacity: number, options: { maxWeight?: number; keepNewest?: boolean } = {}) {
     this.capacity = Math.max(1, capacity);
     this.maxWeight = Math.max(1, options.maxWeight ?? Number.POSITIVE_INFINITY);
+    this.keepNewest = options.keepNewest ?? false;
   }
 
   get size(): number {
@@ -36,7 +58,7 @@ export class FairCache<V> {
 
   /** The entries `owner` holds now. */
   heldBy(owner: string): number {
-    return this.#owned.get(owner)?.keys.size ?? 0;
+    return this.#owned.get(owner)?.entries.size ?? 0;
   }
 
   /** The sum of the weights of the entries `owner` holds now. */
@@ -48,9 +70,7 @@ export class FairCache<V> {
   get(key: string): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    const keys = this.#owned.get(entry.owner)?.keys;
-    keys?.delete(key);
-    keys?.set(key, true);
+    entry.owner.entries.touch(entry);
     return entry.value;
   }
 
@@ -61,17 +81,27 @@ export class FairCache<V> {
   set(key: string, value: V, owner: string, weight = 1): void {
     this.#delete(key);
     const own = Math.max(0, weight);
-    this.#entries.set(key, { value, owner, weight: own });
+    if (own > this.maxWeight && !this.keepNewest) return;
     let owned = this.#owned.get(owner);
     if (owned === undefined) {
-      owned = { keys: new Map(), weight: 0 };
+      owned = { name: owner, entries: new RecencyList(), weight: 0 };
       this.#owned.set(owner, owned);
     }
-    owned.keys.set(key, true);
+    const entry: Entry<V> = {
+      key,
+      value,
+      owner: owned,
+      weight: own,
+      older: undefined,
+      newer: undefined,
+      listed: false,
+    };
+    this.#entries.set(key, entry);
+    owned.entries.touch(entry);
     owned.weight += own;
     this.#weight += own;
-    while (this.#entries.size > this.capacity) this.#evictFromLargest('entries');
-    while (this.#weight > this.maxWeight && this.#entries.size > 0) this.#evictFromLargest('weight');
+    while (this.#entries.size > this.capacity && this.#evictFromLargest('entries'));
+    while (this.#weight > this.maxWeight && this.#evictFromLargest('weight'));
   }
 
   /** `get`, or `make()` stored as `owner`'s, weighing `weightOf` of it (1 when not given). */
@@ -88,21 +118,32 @@ export class FairCache<V> {
     if (entry === undefined) return;
     this.#entries.delete(key);
     this.#weight -= entry.weight;
-    const owned = this.#owned.get(entry.owner);
-    if (owned === undefined) return;
-    owned.keys.delete(key);
+    const owned = entry.owner;
+    owned.entries.remove(entry);
     owned.weight -= entry.weight;
-    if (owned.keys.size === 0) this.#owned.delete(entry.owner);
+    if (owned.entries.size === 0) this.#owned.delete(owned.name);
   }
 
-  #evictFromLargest(by: 'entries' | 'weight'): void {
+  /**
+   * Gives up the least recently used entry of the owner holding the most (entries or weight; with
+   * `keepNewest`, counting only what it may give up). False when no owner may give one up.
+   */
+  #evictFromLargest(by: 'entries' | 'weight'): boolean {
     // One pass over the owners: a cache has a few thousand entries, so at most that many owners.
-    let largest: { keys: Map<string, true>; weight: number } | undefined;
+    let largest: Owned<V> | undefined;
+    let most = -1;
     for (const owned of this.#owned.values()) {
-      const size = by === 'entries' ? owned.keys.size : owned.weight;
-      if (largest === undefined || size > (by === 'entries' ? largest.keys.size : largest.weight)) largest = owned;
+      if (this.keepNewest && owned.entries.size < 2) continue;
+      const kept = this.keepNewest ? (owned.entries.newest?.weight ?? 0) : 0;
+      const held = by === 'entries' ? owned.entries.size : owned.weight - kept;
+      if (held > most) {
+        most = held;
+        largest = owned;
+      }
     }
-    const oldest = largest?.keys.keys().next().value;
-    if (oldest !== undefined) this.#delete(oldest);
+    const oldest = largest?.entries.oldest;
+    if (oldest === undefined) return false;
+    this.#delete(oldest.key);
+    return true;
   }
 }

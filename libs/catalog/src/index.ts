@@ -53,3 +53,5 @@ export type { SessionTool, SessionToolTable, UnavailableSource } from './session
 export { CatalogRecordSchema, parseCatalogFiles, catalogToolsetId } from './catalog-file';
 export type { CatalogRecord, CatalogLineError, CatalogParseResult } from './catalog-file';
 export { FairCache } from './fair-cache';
+export { RecencyList } from './recency-list';
+export type { RecencyLinks } from './recency-list';

@@ -33,23 +33,35 @@ describe('searchEngineFor', () => {
 });
 
 describe('EngineStore', () => {
+  // Each engine of these two-tool catalogs weighs 2 tools + 8 of overhead.
   it('bounds the tools its engines index, the owner indexing the most giving way', () => {
     const built: [string, number][] = [];
-    const store = new EngineStore({ maxTools: 6, onBuild: (owner, tools) => built.push([owner, tools]) });
+    const store = new EngineStore({ maxTools: 30, onBuild: (owner, tools) => built.push([owner, tools]) });
     const quiet = store.engineFor(catalog('the quiet store probe'), 'quiet');
     for (let at = 0; at < 10; at += 1) store.engineFor(catalog(`store flood probe ${at}`), 'flood');
-    expect(store.stats.tools).toBeLessThanOrEqual(6);
-    expect(store.toolsHeldBy('quiet')).toBe(2);
-    expect(store.toolsHeldBy('flood')).toBe(4);
+    expect(store.stats.tools).toBeLessThanOrEqual(30);
+    expect(store.toolsHeldBy('quiet')).toBe(10);
+    expect(store.toolsHeldBy('flood')).toBe(20);
     // The quiet owner's engine is still held: asked again, nothing is built.
     expect(store.engineFor(catalog('the quiet store probe'), 'quiet')).toBe(quiet);
     expect(built.filter(([owner]) => owner === 'quiet')).toEqual([['quiet', 2]]);
     expect(built.filter(([owner]) => owner === 'flood')).toHaveLength(10);
+    expect(store.stats.builds).toBe(11);
+  });
+
+  it("keeps each owner's newest engine: owners over the bound together do not take turns rebuilding", () => {
+    const store = new EngineStore({ maxTools: 10 });
+    const owners = ['one', 'two', 'three'];
+    for (const owner of owners) store.engineFor(catalog(`the ${owner} owner's store probe`), owner);
+    for (let round = 0; round < 3; round += 1)
+      for (const owner of owners) store.engineFor(catalog(`the ${owner} owner's store probe`), owner);
+    expect(store.stats.builds).toBe(3);
+    expect(store.stats.tools).toBe(30);
   });
 
   it('takes back an engine it gave up while something still holds it, without building it again', () => {
     const built: string[] = [];
-    const store = new EngineStore({ maxTools: 2, onBuild: (owner) => built.push(owner) });
+    const store = new EngineStore({ maxTools: 10, onBuild: (owner) => built.push(owner) });
     const held = store.engineFor(catalog('a held store probe'), 'a');
     store.engineFor(catalog('another store probe'), 'a');
     expect(store.stats.engines).toBe(1);

@@ -99,22 +99,34 @@ export interface EngineSource {
 }
 
 /**
+ * What an engine weighs beyond its tools, in tools: an engine of one tool takes some 11 KiB, a tool
+ * some 1.3 KiB (heap and array buffers, the request encoder's vectors included), so a tenant cannot
+ * fit thousands of one-tool engines into a bound counted in tools.
+ */
+const ENGINE_OVERHEAD_TOOLS = 8;
+
+/**
  * The search engines of a serving process, bounded in the tools they index together and fair
- * between owners (tenants): when over `maxTools`, the owner whose engines index the most tools gives
- * up its least recently used one (`FairCache`), so one tenant's many distinct grants can neither
- * exhaust the replica's memory nor push another tenant's engines out. An engine is some 2 KiB a
- * tool (13 MiB for the 6,685-tool union, request encoder included). Only the store holds engines:
- * sessions look theirs up by content on each use, so an engine given up is rebuilt on the next
- * search that needs it (and charged again, through `onBuild`) unless something still holds it.
+ * between owners (tenants): when over `maxTools`, the owner whose engines index the most gives up
+ * its least recently used one (`FairCache`), so one tenant's many distinct grants can neither
+ * exhaust the replica's memory nor push another tenant's engines out. Each owner's most recently
+ * used engine is kept whatever the bound (`keepNewest`): tenants that each search one large
+ * catalog never take turns rebuilding them, and the store may hold up to one engine per tenant
+ * beyond `maxTools`. Only the store holds engines: sessions look theirs up by content on each use,
+ * so an engine given up is rebuilt on the next search that needs it (reported to `onBuild` again)
+ * unless something still holds it. With `background`, a built engine encodes its tools for the
+ * request encoder in slices at once (`SearchEngine.prepareEncoder`), as a new session's would.
  */
 export class EngineStore implements EngineSource {
   readonly #engines: FairCache<SearchEngine>;
   readonly #onBuild: ((owner: string, tools: number) => void) | undefined;
+  readonly #background: boolean;
+  #builds = 0;
 
-  constructor(options: { maxTools: number; onBuild?: (owner: string, tools: number) => void }) {
-    // Entries are bounded by tools; the entry bound only keeps the owners' scan short.
-    this.#engines = new FairCache(65_536, { maxWeight: options.maxTools });
+  constructor(options: { maxTools: number; onBuild?: (owner: string, tools: number) => void; background?: boolean }) {
+    this.#engines = new FairCache(4096, { maxWeight: options.maxTools, keepNewest: true });
     this.#onBuild = options.onBuild;
+    this.#background = options.background ?? false;
   }
 
   /** The engine of `catalog`, built (and reported to `onBuild` as `owner`'s) when not held. */
@@ -125,28 +137,32 @@ export class EngineStore implements EngineSource {
       owner,
       () => {
         const { engine, built } = liveOrBuilt(key, catalog);
-        if (built > 0) this.#onBuild?.(owner, built);
+        if (this.#background) engine.prepareEncoder();
+        if (built > 0) {
+          this.#builds += 1;
+          this.#onBuild?.(owner, built);
+        }
         return engine;
       },
-      (engine) => Math.max(1, engine.size),
+      (engine) => engine.size + ENGINE_OVERHEAD_TOOLS,
     );
   }
 
-  /** The engines held and the tools they index together. */
-  get stats(): { engines: number; tools: number } {
-    return { engines: this.#engines.size, tools: this.#engines.weight };
+  /** The engines held, the tools they index together (with each engine's overhead), and the builds so far. */
+  get stats(): { engines: number; tools: number; builds: number } {
+    return { engines: this.#engines.size, tools: this.#engines.weight, builds: this.#builds };
   }
 
-  /** The tools indexed by the engines `owner` built and the store still holds. */
+  /** The tools (with each engine's overhead) indexed by the engines `owner` built and the store still holds. */
   toolsHeldBy(owner: string): number {
     return this.#engines.weightHeldBy(owner);
   }
 }
 
 /**
- * Tools indexed by the engines `searchEngineFor` built so far in this process: a caller that
- * reads it before and after a synchronous step learns what that step cost (the daemon charges
- * the tenant whose request built an engine).
+ * Tools indexed by the engines built so far in this process (by `searchEngineFor` and every
+ * `EngineStore`): a caller that reads it before and after a synchronous step learns what that
+ * step cost.
  */
 export function engineBuiltTools(): number {
   return builtTools;

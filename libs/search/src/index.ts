@@ -33,5 +33,5 @@ export type { QuerySplitPart } from './query-split';
 export { closestNames, NAME_SUGGESTION_LIMITS } from './name-suggestions';
 export { UsageBoosts, UsageBoostRegistry, applyUsageBoosts, DEFAULT_USAGE_BOOSTS } from './usage-boosts';
 export type { UsageBoostOptions } from './usage-boosts';
-export { RecencyList } from './recency-list';
-export type { RecencyLinks } from './recency-list';
+export { RecencyList } from '@toolsearch/catalog';
+export type { RecencyLinks } from '@toolsearch/catalog';

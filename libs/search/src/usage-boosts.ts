@@ -1,6 +1,6 @@
 import { analyzeQuery } from './analyzer';
 import type { SearchHit } from './search-types';
-import { RecencyList, type RecencyLinks } from './recency-list';
+import { RecencyList, type RecencyLinks } from '@toolsearch/catalog';
 
 /** Bounds and decay of one tenant's record of what it called after searching. */
 export interface UsageBoostOptions {

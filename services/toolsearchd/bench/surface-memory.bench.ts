@@ -4,9 +4,10 @@
  *
  * A quiet tenant has one session over the whole union; a flooding tenant then opens sessions (their
  * descriptors kept, as a replica keeps open sessions) whose grants each leave out one server, so
- * each has a catalog of its own and so a search engine of its own. Printed: the heap after each
- * tenth flood session (after a full collection), the tools the bounded caches hold, and the quiet
- * tenant's search latency before and after (and whether its engine had to be rebuilt).
+ * each has a catalog of its own and so a search engine of its own. Printed: the memory after each
+ * tenth flood session (heap and array buffers, after a full collection), the tools the bounded
+ * caches hold, and the quiet tenant's search latency before and after (and whether its engine had
+ * to be rebuilt).
  *
  *   node --expose-gc --import tsx services/toolsearchd/bench/surface-memory.bench.ts [--sessions 40] [--root DIR]
  *
@@ -34,7 +35,8 @@ const heapMiB = async () => {
   await new Promise((resolve) => setImmediate(resolve));
   gc();
   gc();
-  return Math.round((process.memoryUsage().heapUsed / 2 ** 20) * 10) / 10;
+  const { heapUsed, arrayBuffers } = process.memoryUsage();
+  return Math.round(((heapUsed + arrayBuffers) / 2 ** 20) * 10) / 10;
 };
 
 const toolsets = loadToolsets();
@@ -101,8 +103,8 @@ console.log(
       root,
       tools: toolsets.reduce((sum, toolset) => sum + toolset.tools.length, 0),
       flood_sessions: heldSessions.length,
-      heap_baseline_mib: baseline,
-      heap_after_every_10_flood_sessions_mib: heap,
+      heap_and_buffers_baseline_mib: baseline,
+      heap_and_buffers_after_every_10_flood_sessions_mib: heap,
       flood_ms_per_session: Math.round(floodMs / count),
       held: held ?? 'not reported by this code',
       quiet_search_before: quietBefore,

@@ -60,9 +60,9 @@ export const DaemonConfigSchema = z
         /** Sessions kept in memory per replica before the least recently used are dropped (they reload from Redis). */
         maxSessionsInMemory: z.number().int().min(1).max(10_000_000).default(100_000),
         /**
-         * Tools the search engines a replica holds may index together (some 2 KiB each); over it, the
-         * tenant whose engines index the most gives up its least recently used one (rebuilt, and
-         * charged to it, when next searched). Keep it above the largest tenant's `quotas.tools`.
+         * Tools the search engines a replica holds may index together, all tenants (some 1.3 KiB
+         * each); over it, the tenant whose engines index the most gives up its least recently used
+         * one (rebuilt, and charged to it, when next searched). Each tenant's newest engine is kept.
          */
         maxIndexedTools: z.number().int().min(1000).max(100_000_000).default(120_000),
         /**

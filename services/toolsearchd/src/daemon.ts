@@ -58,7 +58,11 @@ export class Daemon {
       mcpServers: () => this.#parts?.mcp.servers() ?? [],
       heldTools: () => {
         const held = this.#parts?.surfaces.held;
-        return { indexed: held?.indexedTools ?? 0, assembled: held?.assembledTools ?? 0 };
+        return {
+          indexed: held?.indexedTools ?? 0,
+          assembled: held?.assembledTools ?? 0,
+          engineBuilds: held?.engineBuilds ?? 0,
+        };
       },
     });
   }

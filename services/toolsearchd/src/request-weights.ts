@@ -144,8 +144,9 @@ export function assemblyWeight(tools: number): number {
 }
 
 /**
- * What indexing a catalog no live engine holds costs (`searchEngineFor`), charged the same way:
- * 1 unit per 5 tools (6,041 tools took about 150 ms).
+ * What indexing a catalog no live engine holds costs (the `SurfaceBuilder`'s `EngineStore`, which
+ * charges it to the tenant whose catalog it indexes), charged the same way: 1 unit per 5 tools
+ * (6,041 tools took about 150 ms).
  */
 export function engineBuildWeight(tools: number): number {
   return tools <= 0 ? 0 : Math.ceil(tools / 5);

@@ -35,7 +35,7 @@ const DEFAULT_LIMITS: SurfaceLimits = { maxAssembledTools: 200_000, maxIndexedTo
  * tenant opening sessions with one new setting or grant after another only evicts its own
  * entries. What grows with a catalog — assemblies, surfaces, search engines — is bounded in tools
  * as well as in entries, and nothing per session holds any of it, so the memory a replica spends on
- * them is bounded whatever the tenants' sessions ask for (docs/limits.md).
+ * them is bounded whatever the tenants' sessions ask for (docs/security.md, "Memory per tenant").
  */
 export class SurfaceBuilder {
   readonly #assemblies: AssemblyCache;
@@ -81,14 +81,23 @@ export class SurfaceBuilder {
     // catalog it indexes, whichever request or fan-out needed it: that tenant pays for it.
     this.#engines = new EngineStore({
       maxTools: limits.maxIndexedTools,
+      background: true,
       onBuild: (tenant, tools) => this.#charge?.(tenant, engineBuildWeight(tools)),
     });
   }
 
-  /** What the replica holds now: cached assemblies' tools and held engines' tools (for tests and metrics). */
-  get held(): { assembledTools: number; indexedTools: number; engines: number } {
+  /**
+   * What the replica holds now (for tests and metrics): cached assemblies' tools, held engines'
+   * tools (each engine's overhead included) and engines, and the engines built so far.
+   */
+  get held(): { assembledTools: number; indexedTools: number; engines: number; engineBuilds: number } {
     const engines = this.#engines.stats;
-    return { assembledTools: this.#assemblies.stats.tools, indexedTools: engines.tools, engines: engines.engines };
+    return {
+      assembledTools: this.#assemblies.stats.tools,
+      indexedTools: engines.tools,
+      engines: engines.engines,
+      engineBuilds: engines.builds,
+    };
   }
 
   /** A session's parsed config; `tenant` is who a new cache entry counts to. */

@@ -91,6 +91,7 @@ describe('metrics and health over HTTP', () => {
     // The searches built an engine and an assembly, held within the replica's bounds (docs/security.md).
     expect(sample(text, 'toolsearch_cached_tools', { cache: 'engines' })).toBeGreaterThanOrEqual(1);
     expect(sample(text, 'toolsearch_cached_tools', { cache: 'assemblies' })).toBeGreaterThanOrEqual(1);
+    expect(sample(text, 'toolsearch_engine_builds_total')).toBeGreaterThanOrEqual(1);
     const tiers = [0, 1, 2].map((tier) => sample(text, 'toolsearch_sessions_by_tier', { tier: String(tier) }) ?? 0);
     expect(tiers.reduce((sum, count) => sum + count, 0)).toBe(1);
     expect(sample(text, 'toolsearch_approvals_decided_total', { decision: 'approve' })).toBe(1);

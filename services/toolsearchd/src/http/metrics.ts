@@ -12,8 +12,11 @@ export interface MetricSources {
   approvalsPending(): Promise<number>;
   /** The MCP servers this replica holds, and whether each is connected right now (only counted). */
   mcpServers(): readonly { tenant: string; server: string; connected: boolean }[];
-  /** Tools held by the replica's bounded caches: indexed by search engines, held by cached assemblies. */
-  heldTools(): { indexed: number; assembled: number };
+  /**
+   * Tools held by the replica's bounded caches (indexed by search engines, held by cached
+   * assemblies) and the search engines built so far.
+   */
+  heldTools(): { indexed: number; assembled: number; engineBuilds: number };
 }
 
 /**
@@ -120,6 +123,17 @@ export class DaemonMetrics {
         const held = sources.heldTools();
         this.set({ cache: 'engines' }, held.indexed);
         this.set({ cache: 'assemblies' }, held.assembled);
+      },
+    });
+    let builds = 0;
+    new Counter({
+      name: 'toolsearch_engine_builds_total',
+      help: 'Search engines built: for a catalog seen for the first time, or again after the bounded store gave its engine up (many rebuilds: raise limits.maxIndexedTools).',
+      registers,
+      collect() {
+        const now = sources.heldTools().engineBuilds;
+        if (now > builds) this.inc(now - builds);
+        builds = now;
       },
     });
     new Gauge({

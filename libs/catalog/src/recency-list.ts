@@ -8,8 +8,9 @@ export interface RecencyLinks<T> {
 
 /**
  * Entries from least to most recently used, as a doubly linked list through the entries
- * themselves: moving an entry to the recent end is a few pointer writes. Used by the usage boosts
- * here and by the daemon (its held sessions, the sessions' last searches).
+ * themselves: moving an entry to the recent end is a few pointer writes. Used by the search
+ * library (usage boosts), the shared caches (`FairCache`) and the daemon (its held sessions, the
+ * sessions' last searches).
  *
  * Why not a `Set` with `delete` then `add`: V8 leaves a deleted entry in its hash bucket until the
  * table is rebuilt, and the re-added key joins the same bucket, so a key moved over and over makes
@@ -23,6 +24,16 @@ export class RecencyList<T extends RecencyLinks<T>> {
 
   get size(): number {
     return this.#size;
+  }
+
+  /** The least recently used entry. */
+  get oldest(): T | undefined {
+    return this.#oldest;
+  }
+
+  /** The most recently used entry. */
+  get newest(): T | undefined {
+    return this.#newest;
   }
 
   /** Makes `entry` the most recently used (adding it if it is not in the list). */
