@@ -167,6 +167,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     perTenant: tenantQuotas(config),
     source: {
       sessions: (tenant) => store.count(tenant),
+      sessionBytes: (tenant) => store.bytes(tenant),
       toolsets: (tenant) => toolsetEndpoints.usage(tenant),
       heldApprovals: (tenant) => dispatch.approvals.heldCount(tenant),
     },
@@ -198,6 +199,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
     queues: () => dispatch.queues,
     latch: () => latch,
     maxToolBytes: config.limits.maxToolBytes,
+    maxSessionBytes: config.limits.maxSessionBytes,
     forgetClosed: (tenant, id) => usage.forget(tenant, id),
     grantLimits: { maxWildcards: config.limits.maxGrantWildcards, maxTests: config.limits.maxGrantTests },
   });

@@ -86,6 +86,16 @@ export const DaemonConfigSchema = z
          * learn which tools a session config's patterns match (see routing-budgets.ts).
          */
         routingTestsPerSecond: z.number().int().min(1000).max(100_000_000).default(200_000),
+        /**
+         * Bytes of JSON a session's own settings (its config and the core tools it brings) may take:
+         * each session is stored in Redis and held by the replicas serving it (see json-limits.ts).
+         */
+        maxSessionBytes: z
+          .number()
+          .int()
+          .min(16 * 1024)
+          .max(64 * 1024 * 1024)
+          .default(256 * 1024),
         /** Patterns with `*` a session's grant may have, its ancestors' allow lists included. */
         maxGrantWildcards: z.number().int().min(0).max(1000).default(32),
         /** Wildcard patterns × tool names a grant may test when a session opens (see grant.ts). */

@@ -14,6 +14,7 @@ export type LimitName =
   | 'limits.maxJsonDepth'
   | 'limits.maxToolsPerToolset'
   | 'limits.maxToolBytes'
+  | 'limits.maxSessionBytes'
   | 'max_payload';
 
 /**
@@ -75,4 +76,20 @@ export function assertToolSizes(tools: readonly { name: string }[], max: number,
         `${what}: tool '${tool.name.slice(0, 100)}' is ${bytes} bytes as JSON; a tool definition holds at most ${max} (limits.maxToolBytes). Shorten its description or schema.`,
       );
   }
+}
+
+/**
+ * Refuses a session whose own settings — its config and the core tools it brings, as JSON — take
+ * more than `max` bytes (`limits.maxSessionBytes`): every session is stored in Redis and held by
+ * the replicas that serve it. Returns the bytes, which the tenant's `quotas.sessionBytes` counts.
+ */
+export function assertSessionSize(settings: { config?: unknown; coreTools?: readonly unknown[] }, max: number): number {
+  const bytes = Buffer.byteLength(JSON.stringify([settings.config ?? null, settings.coreTools ?? []]));
+  if (bytes > max)
+    throw new LimitExceededError(
+      WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+      'limits.maxSessionBytes',
+      `the session's config and core tools are ${bytes} bytes as JSON; a session brings at most ${max} (limits.maxSessionBytes). Bring fewer or shorter core tools, or register them as a toolset and grant it.`,
+    );
+  return bytes;
 }

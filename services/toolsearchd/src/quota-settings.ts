@@ -21,6 +21,16 @@ export const QuotasSchema = z
       .min(1024)
       .max(4 * 1024 ** 3)
       .default(32 * 1024 ** 2),
+    /**
+     * Bytes of the tenant's open sessions as stored (descriptor JSON: the grant, the config and
+     * the core tools each session brought), all sessions together.
+     */
+    sessionBytes: z
+      .number()
+      .int()
+      .min(64 * 1024)
+      .max(4 * 1024 ** 3)
+      .default(64 * 1024 ** 2),
     /** MCP servers the tenant attached itself (`mcp.attach`). */
     mcpServers: z.number().int().min(0).max(100_000).default(20),
     /** Calls held for a decision at once. */
@@ -57,6 +67,8 @@ export class QuotaExceededError extends RequestError {
 export interface QuotaUsageSource {
   /** Open sessions of the tenant. */
   sessions(tenant: string): Promise<number>;
+  /** Bytes of the tenant's open sessions as stored. */
+  sessionBytes(tenant: string): Promise<number>;
   /** The tenant's own toolsets: how many, their tools and bytes, and how many are attached MCP servers. */
   toolsets(tenant: string): { toolsets: number; tools: number; bytes: number; mcpServers: number };
   /** Calls of the tenant held for a decision. */

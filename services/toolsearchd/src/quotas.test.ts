@@ -9,6 +9,7 @@ const gate = (requestsPerSecond = 100, clock?: () => number, pacing: Partial<Pac
     perTenant: new Map(),
     source: {
       sessions: async () => 0,
+      sessionBytes: async () => 0,
       toolsets: () => ({ toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 }),
       heldApprovals: async () => 0,
     },

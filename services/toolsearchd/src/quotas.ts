@@ -92,11 +92,18 @@ export class QuotaGate {
     return this.#perTenant.get(tenant) ?? this.#defaults;
   }
 
-  /** Before opening a session. */
-  async admitSession(tenant: string): Promise<void> {
-    const limit = this.limits(tenant).sessions;
-    const open = await this.#source.sessions(tenant);
-    if (open >= limit) throw new QuotaExceededError('sessions', limit, `the tenant has ${open} open sessions`);
+  /** Before opening a session that will take `bytes` as stored. */
+  async admitSession(tenant: string, bytes = 0): Promise<void> {
+    const limits = this.limits(tenant);
+    const [open, held] = await Promise.all([this.#source.sessions(tenant), this.#source.sessionBytes(tenant)]);
+    if (open >= limits.sessions)
+      throw new QuotaExceededError('sessions', limits.sessions, `the tenant has ${open} open sessions`);
+    if (held + bytes > limits.sessionBytes)
+      throw new QuotaExceededError(
+        'sessionBytes',
+        limits.sessionBytes,
+        `the tenant's open sessions take ${held} bytes and this one would take ${bytes} more`,
+      );
   }
 
   /**
@@ -380,6 +387,7 @@ export class QuotaGate {
     const current = counter?.window === Math.floor(Date.now() / 1000) ? counted(counter) : 0;
     return {
       sessions: { used: await this.#source.sessions(tenant), limit: limits.sessions },
+      sessionBytes: { used: await this.#source.sessionBytes(tenant), limit: limits.sessionBytes },
       toolsets: { used: toolsets.toolsets, limit: limits.toolsets },
       tools: { used: toolsets.tools, limit: limits.tools },
       toolsetBytes: { used: toolsets.bytes, limit: limits.toolsetBytes },

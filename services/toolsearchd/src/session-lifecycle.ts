@@ -13,7 +13,7 @@ import type { ActivationLatch } from './activation-latch';
 import type { WorkerQueues } from './dispatch/worker-queues.adapter';
 import { ancestorAllowsOf, exceedsParent, grantTests, grantWarnings, narrowGrant, type AncestorAllows } from './grant';
 import { ownerFor } from './identity/authority';
-import { assertToolSizes } from './json-limits';
+import { assertSessionSize, assertToolSizes } from './json-limits';
 import type { Caller } from './identity/credentials';
 import type { QuotaGate } from './quotas';
 import type { ToolsetRegistry } from './registry.adapter';
@@ -56,6 +56,8 @@ export class SessionLifecycle {
       latch: () => ActivationLatch;
       /** `limits.maxToolBytes`, for the core tools a session brings. */
       maxToolBytes: number;
+      /** `limits.maxSessionBytes`, for a session's config and core tools together. */
+      maxSessionBytes: number;
       /** `limits.maxGrantWildcards` and `limits.maxGrantTests`: what filtering by a grant may cost. */
       grantLimits: { maxWildcards: number; maxTests: number };
       /** Told each session that closed, here or on another replica (drops what it left in memory). */
@@ -149,7 +151,8 @@ export class SessionLifecycle {
     const { store } = this.deps;
     const request = parse(OpenSessionRequestSchema, body);
     assertToolSizes(request.coreTools ?? [], this.deps.maxToolBytes, 'coreTools');
-    await this.deps.quotas?.admitSession(tenant);
+    const bytes = assertSessionSize(request, this.deps.maxSessionBytes);
+    await this.deps.quotas?.admitSession(tenant, bytes);
     let grant = request.grant;
     if (request.role !== 'gateway' && request.parent === undefined) {
       throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);

@@ -72,11 +72,24 @@ export class SessionStore {
     const token = `tst_${randomBytes(32).toString('base64url')}`;
     const digest = tokenDigest(token);
     const descriptor: SessionDescriptor = { ...fresh, tokenDigest: digest };
+    const bytes = storedBytes(descriptor);
     await this.#redis.set(this.#keys.token(digest), `${descriptor.tenant}/${descriptor.id}`);
     await execOrThrow(
-      this.#saveMulti(descriptor).set(this.#keys.tenant(descriptor.tenant, 'tokenof', descriptor.id), digest),
+      this.#saveMulti(descriptor)
+        .set(this.#keys.tenant(descriptor.tenant, 'tokenof', descriptor.id), digest)
+        .hset(this.#keys.tenant(descriptor.tenant, 'session-bytes'), descriptor.id, bytes)
+        .incrby(this.#keys.tenant(descriptor.tenant, 'session-bytes-total'), bytes),
     );
     return { token, descriptor };
+  }
+
+  /**
+   * Bytes of the tenant's open sessions as stored when each opened (`quotas.sessionBytes`). A
+   * session's found tools and activation, written later, are not counted: they are bounded (50
+   * names of 300 characters) and the same for every session.
+   */
+  async bytes(tenant: string): Promise<number> {
+    return Number((await this.#redis.get(this.#keys.tenant(tenant, 'session-bytes-total'))) ?? 0);
   }
 
   /** The session a bearer token belongs to, or undefined (unknown, or its session closed). */
@@ -172,6 +185,7 @@ export class SessionStore {
       const children = await this.#redis.smembers(this.#keys.tenant(tenant, 'children', current));
       stack.push(...children);
       const digest = await this.#redis.get(this.#keys.tenant(tenant, 'tokenof', current));
+      const bytes = Number((await this.#redis.hget(this.#keys.tenant(tenant, 'session-bytes'), current)) ?? 0);
       const multi = this.#redis.multi();
       multi.del(
         this.#key(tenant, current),
@@ -180,7 +194,12 @@ export class SessionStore {
         this.#keys.tenant(tenant, 'tokenof', current),
       );
       multi.srem(this.#keys.tenant(tenant, 'sessions'), current);
-      const [[, deleted] = [null, 0]] = await execOrThrow(multi);
+      multi.hdel(this.#keys.tenant(tenant, 'session-bytes'), current);
+      const [[, deleted] = [null, 0], , [, uncounted] = [null, 0]] = await execOrThrow(multi);
+      // Only the remover that took the session's size out of the index takes it off the total (two
+      // closing at once count it off once); a failure between the two leaves the total too high.
+      if (uncounted === 1 && bytes > 0)
+        await this.#redis.decrby(this.#keys.tenant(tenant, 'session-bytes-total'), bytes);
       // The token's owner after the session: a token left behind by a failure here names nothing.
       if (digest !== null) await this.#redis.del(this.#keys.token(digest));
       if (deleted) removed.push(current);
@@ -204,6 +223,11 @@ export class SessionStore {
       this.#redis.off('ready', listener);
     };
   }
+}
+
+/** What a descriptor takes as stored (its JSON, in bytes). */
+export function storedBytes(descriptor: SessionDescriptor): number {
+  return Buffer.byteLength(JSON.stringify(descriptor));
 }
 
 /** The stored form of a bearer token (tokens and API keys are compared by digest only). */

@@ -23,6 +23,7 @@ describe('requests per second while the local count is on its way to Redis', () 
       perTenant: new Map(),
       source: {
         sessions: async () => 0,
+        sessionBytes: async () => 0,
         toolsets: () => ({ toolsets: 0, tools: 0, bytes: 0, mcpServers: 0 }),
         heldApprovals: async () => 0,
       },

@@ -11,6 +11,7 @@ const OTHER = tenantId('other');
 const CHURN = tenantId('churn');
 const PACED = tenantId('paced');
 const RACING = tenantId('racing');
+const BYTES = tenantId('bytes');
 const model = { contextLength: 128_000 };
 const obj = { type: 'object', properties: {} };
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({
@@ -30,6 +31,7 @@ describe('per-tenant quotas', () => {
       [CHURN]: { quotas: { requestsPerSecond: 200 } },
       [PACED]: { quotas: { requestsPerSecond: 100 } },
       [RACING]: { quotas: { heldApprovals: 2 } },
+      [BYTES]: { quotas: { sessionBytes: 64 * 1024 } },
     },
   });
   let small: ToolsearchClient;
@@ -52,6 +54,33 @@ describe('per-tenant quotas', () => {
     for (let i = 0; i < 5; i += 1) await other.openSession({ grant: { toolsets: [] }, model });
     await small.closeSession(opened[0]?.session.id ?? '');
     expect((await small.openSession({ grant: { toolsets: [] }, model })).ok).toBe(true);
+  });
+
+  it("session bytes: a session's settings are bounded, and so are a tenant's sessions together; closing frees them", async () => {
+    const bytes = await fixture.client(BYTES);
+    // Core tools of some 20 KB each session: three fit the tenant's 64 KiB, a fourth does not.
+    const coreTools = [tool('bulky', { description: 'x'.repeat(20_000) })];
+    const opened = [];
+    for (let i = 0; i < 3; i += 1) opened.push(await bytes.openSession({ grant: { toolsets: [] }, model, coreTools }));
+    const refused = await bytes.openSession({ grant: { toolsets: [] }, model, coreTools }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'QUOTA_EXCEEDED' });
+    expect((refused as Error).message).toContain("quota 'sessionBytes'");
+    // Small sessions of the same tenant and sessions of another tenant are not held back by it.
+    expect((await other.openSession({ grant: { toolsets: [] }, model, coreTools })).ok).toBe(true);
+    await bytes.closeSession(opened[0]?.session.id ?? '');
+    expect((await bytes.openSession({ grant: { toolsets: [] }, model, coreTools })).ok).toBe(true);
+    // One session's own settings past limits.maxSessionBytes (256 KiB): refused, whatever the quota.
+    const huge = ['a', 'b', 'c'].map((name) => tool(`huge_${name}`, { description: 'y'.repeat(100_000) }));
+    const tooBig = await other
+      .openSession({ grant: { toolsets: [] }, model, coreTools: huge })
+      .catch((e: unknown) => e);
+    expect(tooBig).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((tooBig as Error).message).toContain('limits.maxSessionBytes');
+    const operator = await fixture.client(BYTES, 'operator');
+    const { quotas } = await operator.showTenant();
+    expect(quotas['sessionBytes']?.limit).toBe(64 * 1024);
+    expect(quotas['sessionBytes']?.used).toBeGreaterThan(3 * 20_000);
+    expect(quotas['sessionBytes']?.used).toBeLessThanOrEqual(64 * 1024);
   });
 
   it('toolsets, tools and bytes: refused past each limit, replacing one in place is fine', async () => {
@@ -231,7 +260,16 @@ describe('per-tenant quotas', () => {
     expect(quotas['toolsets']).toEqual({ used: 2, limit: 2 });
     expect(quotas['heldApprovals']).toEqual({ used: 1, limit: 1 });
     expect(Object.keys(quotas).sort()).toEqual(
-      ['heldApprovals', 'mcpServers', 'requestsPerSecond', 'sessions', 'toolsetBytes', 'tools', 'toolsets'].sort(),
+      [
+        'heldApprovals',
+        'mcpServers',
+        'requestsPerSecond',
+        'sessionBytes',
+        'sessions',
+        'toolsetBytes',
+        'tools',
+        'toolsets',
+      ].sort(),
     );
     const gateway = await fixture.client(SMALL, 'gateway');
     await expect(gateway.showTenant()).rejects.toMatchObject({ code: 'FORBIDDEN' });
