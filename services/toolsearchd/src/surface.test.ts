@@ -123,4 +123,16 @@ describe('SurfaceBuilder', () => {
     expect(charged.slice(before)).toContainEqual(['flood', engineBuildWeight(299)]);
     expect(charged.slice(before).every(([tenant]) => tenant === 'flood')).toBe(true);
   }, 60_000);
+
+  it("bounds the parsed configs by their bytes, a tenant's large ones evicting only its own", () => {
+    const builder = new SurfaceBuilder();
+    const quiet = builder.config({ search_default_limit: 3 }, 'quiet');
+    // 160 distinct configs of some 256 KB each (40 MB, past the cache's 32 MB) from one tenant.
+    const padding = 'p'.repeat(256 * 1024);
+    const first = builder.config({ padding, at: 0 }, 'large');
+    for (let at = 1; at < 160; at += 1) builder.config({ padding, at }, 'large');
+    // The quiet tenant's config is still the cached object; the large tenant's first was given up.
+    expect(builder.config({ search_default_limit: 3 }, 'quiet')).toBe(quiet);
+    expect(builder.config({ padding, at: 0 }, 'large')).not.toBe(first);
+  }, 60_000);
 });

@@ -24,6 +24,11 @@ export interface SurfaceLimits {
   readonly maxIndexedTools: number;
 }
 
+/** Bytes of JSON the parsed-config cache, and the core-toolset cache, may hold (each). */
+const SETTINGS_CACHE_BYTES = 32 * 1024 * 1024;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('base64');
+
 const DEFAULT_LIMITS: SurfaceLimits = { maxAssembledTools: 200_000, maxIndexedTools: 120_000 };
 
 /**
@@ -40,8 +45,10 @@ const DEFAULT_LIMITS: SurfaceLimits = { maxAssembledTools: 200_000, maxIndexedTo
 export class SurfaceBuilder {
   readonly #assemblies: AssemblyCache;
   readonly #engines: EngineStore;
-  readonly #configs = new FairCache<ParsedConfig>(1024);
-  readonly #cores = new FairCache<Toolset>(1024);
+  // Parsed configs and core toolsets, keyed by a digest of their JSON and weighed by its bytes: a
+  // session may bring up to `limits.maxSessionBytes` of them, so 1,024 entries alone bounded little.
+  readonly #configs = new FairCache<ParsedConfig>(1024, { maxWeight: SETTINGS_CACHE_BYTES });
+  readonly #cores = new FairCache<Toolset>(1024, { maxWeight: SETTINGS_CACHE_BYTES });
   /** Toolsets narrowed by a grant, per toolset value and grant (`applyGrant`). */
   readonly #narrowed: FairCache<Toolset>;
   /** A number per toolset value, for `#narrowed`'s keys. */
@@ -102,8 +109,12 @@ export class SurfaceBuilder {
 
   /** A session's parsed config; `tenant` is who a new cache entry counts to. */
   config(raw: unknown, tenant = ''): ParsedConfig {
-    return this.#configs.getOrMake(JSON.stringify(raw ?? null), tenant, () =>
-      parseToolSearchConfig(raw, { enableToolSearch: this.#env['ENABLE_TOOL_SEARCH'] }),
+    const json = JSON.stringify(raw ?? null);
+    return this.#configs.getOrMake(
+      sha256(json),
+      tenant,
+      () => parseToolSearchConfig(raw, { enableToolSearch: this.#env['ENABLE_TOOL_SEARCH'] }),
+      () => json.length,
     );
   }
 
@@ -144,9 +155,7 @@ export class SurfaceBuilder {
     let digest = this.#settings.get(descriptor);
     if (digest === undefined) {
       const { grant, ancestorAllows, config, model, coreTools, activated, found } = descriptor;
-      digest = createHash('sha256')
-        .update(JSON.stringify([grant, ancestorAllows, config ?? null, model, coreTools, activated, found]))
-        .digest('base64');
+      digest = sha256(JSON.stringify([grant, ancestorAllows, config ?? null, model, coreTools, activated, found]));
       this.#settings.set(descriptor, digest);
     }
     return digest;
@@ -164,6 +173,18 @@ export class SurfaceBuilder {
     if (what === 'all' && this.#assemblies.stats.misses > misses)
       this.#charge?.(tenant, assemblyWeight(surface.assembly.table.byName.size));
     return surface;
+  }
+
+  /** The session's core tools as a toolset, shared by the sessions that bring the same ones. */
+  #coreToolset(descriptor: SessionDescriptor): Toolset {
+    const json = JSON.stringify(descriptor.coreTools);
+    return this.#cores.getOrMake(
+      sha256(json),
+      descriptor.tenant,
+      () =>
+        Object.freeze(ToolsetSchema.parse({ id: 'core', kind: 'core', label: 'core', tools: descriptor.coreTools })),
+      () => json.length,
+    );
   }
 
   /** Where `applyGrant` keeps what it narrows for `tenant`: `#narrowed`, counted to the tenant. */
@@ -190,17 +211,7 @@ export class SurfaceBuilder {
       descriptor.ancestorAllows,
       this.#keptFor(descriptor.tenant),
     );
-    const toolsets =
-      descriptor.coreTools.length > 0
-        ? [
-            this.#cores.getOrMake(JSON.stringify(descriptor.coreTools), descriptor.tenant, () =>
-              Object.freeze(
-                ToolsetSchema.parse({ id: 'core', kind: 'core', label: 'core', tools: descriptor.coreTools }),
-              ),
-            ),
-            ...granted,
-          ]
-        : granted;
+    const toolsets = descriptor.coreTools.length > 0 ? [this.#coreToolset(descriptor), ...granted] : granted;
     const assembly = this.#assemblies.assemble(
       {
         toolsets,
