@@ -79,17 +79,15 @@ export function assertToolSizes(tools: readonly { name: string }[], max: number,
 }
 
 /**
- * Refuses a session whose own settings — its config and the core tools it brings, as JSON — take
- * more than `max` bytes (`limits.maxSessionBytes`): every session is stored in Redis and held by
- * the replicas that serve it. Returns the bytes, which the tenant's `quotas.sessionBytes` counts.
+ * Refuses a session that takes more than `max` bytes as stored (`limits.maxSessionBytes`): its
+ * grant, config and the core tools it brings, as JSON. Every session is stored in Redis and held
+ * by the replicas that serve it; the tenant's `quotas.sessionBytes` counts them together.
  */
-export function assertSessionSize(settings: { config?: unknown; coreTools?: readonly unknown[] }, max: number): number {
-  const bytes = Buffer.byteLength(JSON.stringify([settings.config ?? null, settings.coreTools ?? []]));
+export function assertSessionSize(bytes: number, max: number): void {
   if (bytes > max)
     throw new LimitExceededError(
       WIRE_ERROR_CODES.PAYLOAD_TOO_LARGE,
       'limits.maxSessionBytes',
-      `the session's config and core tools are ${bytes} bytes as JSON; a session brings at most ${max} (limits.maxSessionBytes). Bring fewer or shorter core tools, or register them as a toolset and grant it.`,
+      `the session is ${bytes} bytes as stored (its grant, config and core tools); a session takes at most ${max} (limits.maxSessionBytes). Bring fewer or shorter core tools (or register them as a toolset and grant it), or shorten the grant's patterns.`,
     );
-  return bytes;
 }

@@ -92,18 +92,14 @@ export class QuotaGate {
     return this.#perTenant.get(tenant) ?? this.#defaults;
   }
 
-  /** Before opening a session that will take `bytes` as stored. */
-  async admitSession(tenant: string, bytes = 0): Promise<void> {
-    const limits = this.limits(tenant);
-    const [open, held] = await Promise.all([this.#source.sessions(tenant), this.#source.sessionBytes(tenant)]);
-    if (open >= limits.sessions)
-      throw new QuotaExceededError('sessions', limits.sessions, `the tenant has ${open} open sessions`);
-    if (held + bytes > limits.sessionBytes)
-      throw new QuotaExceededError(
-        'sessionBytes',
-        limits.sessionBytes,
-        `the tenant's open sessions take ${held} bytes and this one would take ${bytes} more`,
-      );
+  /**
+   * Before opening a session: its count. Its stored bytes (`sessionBytes`) are checked and counted
+   * where it is stored (`SessionStore.create`), so sessions opened at once cannot pass them together.
+   */
+  async admitSession(tenant: string): Promise<void> {
+    const limit = this.limits(tenant).sessions;
+    const open = await this.#source.sessions(tenant);
+    if (open >= limit) throw new QuotaExceededError('sessions', limit, `the tenant has ${open} open sessions`);
   }
 
   /**

@@ -16,11 +16,12 @@ import { ownerFor } from './identity/authority';
 import { assertSessionSize, assertToolSizes } from './json-limits';
 import type { Caller } from './identity/credentials';
 import type { QuotaGate } from './quotas';
+import { QuotaExceededError } from './quota-settings';
 import type { ToolsetRegistry } from './registry.adapter';
 import { parse, RequestError } from './serve-request';
 import type { SessionActors } from './session-actors';
 import { SessionClosedError, TurnQueueFullError } from './session.machine';
-import type { SessionDescriptor, SessionStore } from './session-store.adapter';
+import { storedBytes, type SessionDescriptor, type SessionStore } from './session-store.adapter';
 import type { SurfaceBuilder } from './surface';
 
 const codec = JSONCodec<unknown>();
@@ -56,7 +57,7 @@ export class SessionLifecycle {
       latch: () => ActivationLatch;
       /** `limits.maxToolBytes`, for the core tools a session brings. */
       maxToolBytes: number;
-      /** `limits.maxSessionBytes`, for a session's config and core tools together. */
+      /** `limits.maxSessionBytes`, for a session as stored (its grant, config and core tools). */
       maxSessionBytes: number;
       /** `limits.maxGrantWildcards` and `limits.maxGrantTests`: what filtering by a grant may cost. */
       grantLimits: { maxWildcards: number; maxTests: number };
@@ -151,8 +152,7 @@ export class SessionLifecycle {
     const { store } = this.deps;
     const request = parse(OpenSessionRequestSchema, body);
     assertToolSizes(request.coreTools ?? [], this.deps.maxToolBytes, 'coreTools');
-    const bytes = assertSessionSize(request, this.deps.maxSessionBytes);
-    await this.deps.quotas?.admitSession(tenant, bytes);
+    await this.deps.quotas?.admitSession(tenant);
     let grant = request.grant;
     if (request.role !== 'gateway' && request.parent === undefined) {
       throw new RequestError(WIRE_ERROR_CODES.BAD_REQUEST, `a ${request.role} session needs a parent session.`);
@@ -201,7 +201,17 @@ export class SessionLifecycle {
       lineage: parent !== undefined ? [...parent.lineage, parent.id] : [],
       ancestorAllows: ancestorAllows.map((list) => [...list]),
     };
-    const { token, descriptor } = await store.create(fresh);
+    // As stored: the token's digest is 64 hex characters whatever the token.
+    assertSessionSize(storedBytes({ ...fresh, tokenDigest: '0'.repeat(64) }), this.deps.maxSessionBytes);
+    const maxBytes = this.deps.quotas?.limits(tenant).sessionBytes;
+    const created = await store.create(fresh, maxBytes);
+    if (!created.ok)
+      throw new QuotaExceededError(
+        'sessionBytes',
+        maxBytes ?? 0,
+        `the tenant's open sessions take ${created.stored} bytes and this one would take ${created.bytes} more`,
+      );
+    const { token, descriptor } = created;
     const surface = this.deps.surfaces.forRequest(descriptor, this.deps.registry);
     await store.swapHash(tenant, descriptor.id, surface.assembly.result.hash);
     this.deps.actors.track(descriptor);

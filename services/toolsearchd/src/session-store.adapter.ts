@@ -2,8 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { GrantSchema, ModelSpecSchema, SessionRoleSchema, TenantIdSchema } from '@toolsearch/proto';
 import { ToolDefinitionSchema } from '@toolsearch/catalog';
-import { execOrThrow, type RedisClient } from './redis-client';
+import type { RedisClient } from './redis-client';
 import { RedisKeys } from './redis-keys';
+import { CREATE_SESSION, RECOUNT_SESSION_BYTES, REMOVE_SESSION, UPDATE_SESSION } from './session-scripts';
+
+const RECOUNT_EVERY_MS = 60_000;
+/** Tenants whose last recount this replica remembers (forgotten all at once past it). */
+const MAX_RECOUNT_MARKS = 10_000;
 
 /** What the daemon keeps about a session; any replica can serve it from this. */
 export const SessionDescriptorSchema = z.object({
@@ -45,6 +50,8 @@ export type SessionDescriptor = z.infer<typeof SessionDescriptorSchema>;
 export class SessionStore {
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
+  /** Per tenant: when this replica last recounted its stored bytes. */
+  readonly #recounted = new Map<string, number>();
 
   constructor(redis: RedisClient, prefix: string) {
     this.#redis = redis;
@@ -55,38 +62,110 @@ export class SessionStore {
     return this.#keys.tenant(tenant, 'session', id);
   }
 
-  async save(descriptor: SessionDescriptor): Promise<void> {
-    await execOrThrow(this.#saveMulti(descriptor));
+  /**
+   * Rewrites a stored session and counts its new size; false (nothing written) when the session
+   * closed meanwhile.
+   */
+  async save(descriptor: SessionDescriptor): Promise<boolean> {
+    const { tenant, id } = descriptor;
+    const written = await UPDATE_SESSION.run(
+      this.#redis,
+      3,
+      this.#key(tenant, id),
+      this.#keys.tenant(tenant, 'session-bytes'),
+      this.#keys.tenant(tenant, 'session-bytes-total'),
+      JSON.stringify(descriptor),
+      id,
+      storedBytes(descriptor),
+    );
+    return written === 1;
   }
 
   /**
    * Saves a new session and issues its bearer token (the proof that a caller holds the session,
-   * over NATS and on the MCP endpoint) in the same round trip. Only the token's sha256 is stored,
-   * in the descriptor too; the token itself is returned once. The token's owner is written first
-   * and on its own (it is the one key without the tenant's hash tag): should the session's
-   * transaction then fail, the token names a session that does not exist, which no request can use.
+   * over NATS and on the MCP endpoint), if the tenant's stored sessions stay within `maxBytes`
+   * together (`quotas.sessionBytes`; checked and counted in the same script, so sessions opened at
+   * once cannot pass it together). Only the token's sha256 is stored, in the descriptor too; the
+   * token itself is returned once. The token's owner is written first and on its own (it is the
+   * one key without the tenant's hash tag): should the session then not be stored, the token names
+   * a session that does not exist, which no request can use, and is deleted.
    */
   async create(
     fresh: Omit<SessionDescriptor, 'tokenDigest'>,
-  ): Promise<{ token: string; descriptor: SessionDescriptor }> {
+    maxBytes = Number.MAX_SAFE_INTEGER,
+  ): Promise<
+    { ok: true; token: string; descriptor: SessionDescriptor } | { ok: false; bytes: number; stored: number }
+  > {
     const token = `tst_${randomBytes(32).toString('base64url')}`;
     const digest = tokenDigest(token);
     const descriptor: SessionDescriptor = { ...fresh, tokenDigest: digest };
     const bytes = storedBytes(descriptor);
     await this.#redis.set(this.#keys.token(digest), `${descriptor.tenant}/${descriptor.id}`);
-    await execOrThrow(
-      this.#saveMulti(descriptor)
-        .set(this.#keys.tenant(descriptor.tenant, 'tokenof', descriptor.id), digest)
-        .hset(this.#keys.tenant(descriptor.tenant, 'session-bytes'), descriptor.id, bytes)
-        .incrby(this.#keys.tenant(descriptor.tenant, 'session-bytes-total'), bytes),
-    );
-    return { token, descriptor };
+    let [stored, total] = await this.#createScript(descriptor, bytes, maxBytes);
+    if (stored === 0 && this.#mayRecount(descriptor.tenant)) {
+      await this.recountBytes(descriptor.tenant);
+      [stored, total] = await this.#createScript(descriptor, bytes, maxBytes);
+    }
+    if (stored === 1) return { ok: true, token, descriptor };
+    await this.#redis.del(this.#keys.token(digest));
+    return { ok: false, bytes, stored: total };
+  }
+
+  async #createScript(descriptor: SessionDescriptor, bytes: number, maxBytes: number): Promise<[number, number]> {
+    const { tenant, id } = descriptor;
+    const keys = [
+      this.#key(tenant, id),
+      this.#keys.tenant(tenant, 'sessions'),
+      this.#keys.tenant(tenant, 'tokenof', id),
+      this.#keys.tenant(tenant, 'session-bytes'),
+      this.#keys.tenant(tenant, 'session-bytes-total'),
+      ...(descriptor.parent !== undefined ? [this.#keys.tenant(tenant, 'children', descriptor.parent)] : []),
+    ];
+    const reply = (await CREATE_SESSION.run(
+      this.#redis,
+      keys.length,
+      ...keys,
+      JSON.stringify(descriptor),
+      id,
+      descriptor.tokenDigest ?? '',
+      bytes,
+      maxBytes,
+    )) as [number, number];
+    return [Number(reply[0]), Number(reply[1])];
   }
 
   /**
-   * Bytes of the tenant's open sessions as stored when each opened (`quotas.sessionBytes`). A
-   * session's found tools and activation, written later, are not counted: they are bounded (50
-   * names of 300 characters) and the same for every session.
+   * Counts the tenant's stored bytes again from its open sessions' sizes (`RECOUNT_SESSION_BYTES`):
+   * a replica of an older version closes sessions without taking their size off the count.
+   */
+  async recountBytes(tenant: string): Promise<number> {
+    this.#recounted.set(tenant, Date.now());
+    return Number(
+      await RECOUNT_SESSION_BYTES.run(
+        this.#redis,
+        3,
+        this.#keys.tenant(tenant, 'session-bytes'),
+        this.#keys.tenant(tenant, 'sessions'),
+        this.#keys.tenant(tenant, 'session-bytes-total'),
+      ),
+    );
+  }
+
+  /**
+   * A refused open recounts the tenant's bytes at most once a minute per replica: the recount reads
+   * every open session's size (up to the tenant's `quotas.sessions`), and a tenant at its quota
+   * may keep asking.
+   */
+  #mayRecount(tenant: string): boolean {
+    const last = this.#recounted.get(tenant);
+    if (last !== undefined && Date.now() - last < RECOUNT_EVERY_MS) return false;
+    if (this.#recounted.size >= MAX_RECOUNT_MARKS) this.#recounted.clear();
+    return true;
+  }
+
+  /**
+   * Bytes of the tenant's open sessions as stored (`quotas.sessionBytes`), each counted at its
+   * latest size; sessions opened before this count existed are not in it.
    */
   async bytes(tenant: string): Promise<number> {
     return Number((await this.#redis.get(this.#keys.tenant(tenant, 'session-bytes-total'))) ?? 0);
@@ -119,15 +198,6 @@ export class SessionStore {
     return this.#redis.smembers(this.#keys.tenant(tenant, 'children', id));
   }
 
-  #saveMulti(descriptor: SessionDescriptor) {
-    const multi = this.#redis.multi();
-    multi.set(this.#key(descriptor.tenant, descriptor.id), JSON.stringify(descriptor));
-    multi.sadd(this.#keys.tenant(descriptor.tenant, 'sessions'), descriptor.id);
-    if (descriptor.parent !== undefined)
-      multi.sadd(this.#keys.tenant(descriptor.tenant, 'children', descriptor.parent), descriptor.id);
-    return multi;
-  }
-
   async load(tenant: string, id: string): Promise<SessionDescriptor | undefined> {
     const raw = await this.#redis.get(this.#key(tenant, id));
     if (raw === null) return undefined;
@@ -148,8 +218,7 @@ export class SessionStore {
     const descriptor = await this.load(tenant, id);
     if (descriptor === undefined) return undefined;
     const updated = { ...descriptor, found: [...found] };
-    await this.save(updated);
-    return updated;
+    return (await this.save(updated)) ? updated : undefined;
   }
 
   /** How many sessions of the tenant are open. */
@@ -185,24 +254,21 @@ export class SessionStore {
       const children = await this.#redis.smembers(this.#keys.tenant(tenant, 'children', current));
       stack.push(...children);
       const digest = await this.#redis.get(this.#keys.tenant(tenant, 'tokenof', current));
-      const bytes = Number((await this.#redis.hget(this.#keys.tenant(tenant, 'session-bytes'), current)) ?? 0);
-      const multi = this.#redis.multi();
-      multi.del(
+      const deleted = await REMOVE_SESSION.run(
+        this.#redis,
+        7,
         this.#key(tenant, current),
         this.#keys.tenant(tenant, 'children', current),
         this.#keys.tenant(tenant, 'hash', current),
         this.#keys.tenant(tenant, 'tokenof', current),
+        this.#keys.tenant(tenant, 'sessions'),
+        this.#keys.tenant(tenant, 'session-bytes'),
+        this.#keys.tenant(tenant, 'session-bytes-total'),
+        current,
       );
-      multi.srem(this.#keys.tenant(tenant, 'sessions'), current);
-      multi.hdel(this.#keys.tenant(tenant, 'session-bytes'), current);
-      const [[, deleted] = [null, 0], , [, uncounted] = [null, 0]] = await execOrThrow(multi);
-      // Only the remover that took the session's size out of the index takes it off the total (two
-      // closing at once count it off once); a failure between the two leaves the total too high.
-      if (uncounted === 1 && bytes > 0)
-        await this.#redis.decrby(this.#keys.tenant(tenant, 'session-bytes-total'), bytes);
       // The token's owner after the session: a token left behind by a failure here names nothing.
       if (digest !== null) await this.#redis.del(this.#keys.token(digest));
-      if (deleted) removed.push(current);
+      if (deleted === 1) removed.push(current);
     }
     return removed;
   }

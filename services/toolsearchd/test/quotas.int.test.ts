@@ -65,7 +65,7 @@ describe('per-tenant quotas', () => {
     const refused = await bytes.openSession({ grant: { toolsets: [] }, model, coreTools }).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'QUOTA_EXCEEDED' });
     expect((refused as Error).message).toContain("quota 'sessionBytes'");
-    // Small sessions of the same tenant and sessions of another tenant are not held back by it.
+    // Another tenant's sessions are not held back by it.
     expect((await other.openSession({ grant: { toolsets: [] }, model, coreTools })).ok).toBe(true);
     await bytes.closeSession(opened[0]?.session.id ?? '');
     expect((await bytes.openSession({ grant: { toolsets: [] }, model, coreTools })).ok).toBe(true);

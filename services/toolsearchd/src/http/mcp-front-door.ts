@@ -19,6 +19,7 @@ import { isRefusal, McpSessionQuotas, quotaRefusal } from './mcp-session-quotas'
 import { sessionServer } from './mcp-session-server';
 import { McpSessionStore, type McpSessionRecord } from './mcp-session-store';
 import { readJsonBody } from './request-body';
+import { LimitExceededError } from '../json-limits';
 
 export { toCallToolResult } from './call-result';
 
@@ -327,6 +328,15 @@ export class McpFrontDoor {
       // Opening an API key's session counts against the tenant's session quota.
       if (error instanceof RequestError && error.code === WIRE_ERROR_CODES.QUOTA_EXCEEDED)
         return { status: 429, rpc: RPC_CODES.QUOTA, code: EDGE_ERROR_CODES.QUOTA_EXCEEDED, message: error.message };
+      // The API key's session is over a request limit (its configured settings past
+      // limits.maxSessionBytes, say): the operator's to fix, said plainly rather than as a 500.
+      if (error instanceof LimitExceededError)
+        return {
+          status: 413,
+          rpc: RPC_CODES.INVALID_REQUEST,
+          code: EDGE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+          message: error.message,
+        };
       throw error;
     }
   }
