@@ -7,7 +7,8 @@ import type { RedisClient } from './redis-client';
  * when the server answers that it does not hold it — the first run after Redis started, failed
  * over, or on a cluster node that never ran it (`EVAL` also caches it there). Sending the text of
  * every script on every call cost a rate-limited tool call, a quota sync or a lease renewal its
- * whole script in bytes on the wire and a SHA1 of it on the server.
+ * whole script in bytes on the wire and a SHA1 of it on the server. Never run one inside `multi()`:
+ * a NOSCRIPT there fails that command of the transaction, and nothing sends the text after it.
  */
 export class RedisScript {
   readonly sha: string;
