@@ -23,14 +23,15 @@ export const QuotasSchema = z
       .default(32 * 1024 ** 2),
     /**
      * Bytes of the tenant's open sessions as stored (descriptor JSON: the grant, the config and
-     * the core tools each session brought), all sessions together.
+     * the core tools each session brought), all sessions together. The default holds 10,000
+     * sessions of 26 KB, or some 6,500 that each bring 40 KB of core tools.
      */
     sessionBytes: z
       .number()
       .int()
       .min(64 * 1024)
       .max(4 * 1024 ** 3)
-      .default(64 * 1024 ** 2),
+      .default(256 * 1024 ** 2),
     /** MCP servers the tenant attached itself (`mcp.attach`). */
     mcpServers: z.number().int().min(0).max(100_000).default(20),
     /** Calls held for a decision at once. */
