@@ -7,8 +7,9 @@ import { formatTable } from '../operator/table';
 
 const USAGE = `Usage: toolsearch tenants show [--json] [connection]
 
-show: the tenant's usage of each quota against its limit (open sessions, toolsets, tools, toolset
-bytes, MCP servers, held calls, requests in the current second). Needs an operator key.
+show: the tenant's usage of each quota against its limit (open sessions and their stored bytes,
+toolsets, tools, toolset bytes, MCP servers, held calls, requests in the current second). Needs an
+operator key.
 
 ${DAEMON_OPTIONS_USAGE}`;
 
