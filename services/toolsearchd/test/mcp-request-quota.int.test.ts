@@ -13,6 +13,8 @@ const OPENER = tenantId('mcp-rps-c');
 const KEY_OPENER = 'tsk_mcp_request_quota_key_c_0123456789';
 const KEY_LIMITED = 'tsk_mcp_request_quota_key_a_0123456789';
 const KEY_OTHER = 'tsk_mcp_request_quota_key_b_0123456789';
+const BULKY = tenantId('mcp-rps-d');
+const KEY_BULKY = 'tsk_mcp_request_quota_key_d_0123456789';
 const apiKey = (name: string, key: string) => [
   { name, sha256: sha256(key), grant: { toolsets: [] }, model: { contextLength: 128_000 } },
 ];
@@ -25,6 +27,8 @@ describe('requests per second over /mcp', () => {
       [LIMITED]: { apiKeys: apiKey('a', KEY_LIMITED), quotas: { requestsPerSecond: 20 } },
       [OTHER]: { apiKeys: apiKey('b', KEY_OTHER) },
       [OPENER]: { apiKeys: apiKey('c', KEY_OPENER), quotas: { requestsPerSecond: 50 } },
+      // An operator's API key whose configured session is over limits.maxSessionBytes (256 KiB).
+      [BULKY]: { apiKeys: [{ ...apiKey('d', KEY_BULKY)[0], config: { note: 'n'.repeat(300_000) } }] },
     },
   });
   let url: URL;
@@ -87,6 +91,27 @@ describe('requests per second over /mcp', () => {
     // The next second the limited tenant is served again.
     await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
     await expect(limited.listTools()).resolves.toHaveProperty('tools');
+  });
+
+  it('answers an API key whose configured session is too large 413 PAYLOAD_TOO_LARGE, naming the limit, not 500', async () => {
+    const answer = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${KEY_BULKY}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+    expect(answer.status).toBe(413);
+    const body = (await answer.json()) as { error: { message: string; data: { code: string } } };
+    expect(body.error.data.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(body.error.message).toContain('limits.maxSessionBytes');
   });
 
   it("counts an API key's initialize as a session open (20): the third of a second at a limit of 50 is refused", async () => {

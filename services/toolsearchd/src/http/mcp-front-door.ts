@@ -4,7 +4,6 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
-import { WIRE_ERROR_CODES } from '@toolsearch/proto';
 import { HeldRefusals } from '../held-refusals';
 import type { RedisClient } from '../redis-client';
 import { tokenDigest } from '../session-store.adapter';
@@ -14,12 +13,11 @@ import { EDGE_ERROR_CODES, refuse, RPC_CODES, type Refusal } from './edge-refusa
 import type { HttpConfig } from './http-config';
 import { McpEventStreams } from './mcp-event-streams';
 import { McpSessionSweep } from './mcp-session-sweep';
-import { admissionRefusal, INITIALIZE_WEIGHT_OPENING, mcpRequestWeight } from './mcp-request-admission';
+import { admissionRefusal, attachRefusal, INITIALIZE_WEIGHT_OPENING, mcpRequestWeight } from './mcp-request-admission';
 import { isRefusal, McpSessionQuotas, quotaRefusal } from './mcp-session-quotas';
 import { sessionServer } from './mcp-session-server';
 import { McpSessionStore, type McpSessionRecord } from './mcp-session-store';
 import { readJsonBody } from './request-body';
-import { LimitExceededError } from '../json-limits';
 
 export { toCallToolResult } from './call-result';
 
@@ -325,18 +323,8 @@ export class McpFrontDoor {
     try {
       return await this.#backend.attach(principal);
     } catch (error) {
-      // Opening an API key's session counts against the tenant's session quota.
-      if (error instanceof RequestError && error.code === WIRE_ERROR_CODES.QUOTA_EXCEEDED)
-        return { status: 429, rpc: RPC_CODES.QUOTA, code: EDGE_ERROR_CODES.QUOTA_EXCEEDED, message: error.message };
-      // The API key's session is over a request limit (its configured settings past
-      // limits.maxSessionBytes, say): the operator's to fix, said plainly rather than as a 500.
-      if (error instanceof LimitExceededError)
-        return {
-          status: 413,
-          rpc: RPC_CODES.INVALID_REQUEST,
-          code: EDGE_ERROR_CODES.PAYLOAD_TOO_LARGE,
-          message: error.message,
-        };
+      const refusal = attachRefusal(error);
+      if (refusal !== undefined) return refusal;
       throw error;
     }
   }

@@ -1,6 +1,8 @@
+import { WIRE_ERROR_CODES } from '@toolsearch/proto';
 import { QuotaExceededError } from '../quotas';
 import { bridgeCallWeight, REQUEST_WEIGHTS } from '../request-weights';
-import type { RequestError } from '../serve-request';
+import { LimitExceededError } from '../json-limits';
+import { RequestError } from '../serve-request';
 import { EDGE_ERROR_CODES, RPC_CODES, type Refusal } from './edge-refusal';
 
 /**
@@ -48,4 +50,23 @@ export function admissionRefusal(error: RequestError): Refusal {
       data: { quota: error.quota, limit: error.limit },
     };
   return { status: 503, rpc: RPC_CODES.INTERNAL_ERROR, code: EDGE_ERROR_CODES.UNAVAILABLE, message: error.message };
+}
+
+/**
+ * The edge's answer when opening an API key's session failed on the tenant's side: its session
+ * quota (429, like any refused initialize), or a request limit its configured session is over
+ * (`limits.maxSessionBytes`, say: 413, the operator's to fix, said plainly rather than as a 500).
+ * Undefined for any other failure.
+ */
+export function attachRefusal(error: unknown): Refusal | undefined {
+  if (error instanceof RequestError && error.code === WIRE_ERROR_CODES.QUOTA_EXCEEDED)
+    return { status: 429, rpc: RPC_CODES.QUOTA, code: EDGE_ERROR_CODES.QUOTA_EXCEEDED, message: error.message };
+  if (error instanceof LimitExceededError)
+    return {
+      status: 413,
+      rpc: RPC_CODES.INVALID_REQUEST,
+      code: EDGE_ERROR_CODES.PAYLOAD_TOO_LARGE,
+      message: error.message,
+    };
+  return undefined;
 }
