@@ -27,9 +27,9 @@ export const WIRE_ERROR_CODES = {
    */
   FORBIDDEN: 'FORBIDDEN',
   /**
-   * A per-tenant quota of the daemon's configuration is used up (open sessions, toolsets, tools,
-   * toolset bytes, MCP servers, held calls, requests per second); the message names the quota and
-   * its limit. Retry after freeing some, or ask the operator to raise it; for `requestsPerSecond`,
+   * A per-tenant quota of the daemon's configuration is used up (open sessions and their stored
+   * bytes, toolsets, tools, toolset bytes, MCP servers, held calls, requests per second); the
+   * message names the quota and its limit. Retry after freeing some, or ask the operator to raise it; for `requestsPerSecond`,
    * retry after a moment (costly work such as the first session on a large new catalog is counted
    * over the next seconds).
    */
