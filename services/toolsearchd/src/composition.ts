@@ -114,6 +114,7 @@ export async function composeDaemon(input: CompositionInput): Promise<DaemonPart
   const reassembly: FanoutScheduler = new FanoutScheduler({ log, run: (descriptor) => fanout.reassemble(descriptor) });
   const actors: SessionActors = new SessionActors({
     limit: config.limits.maxSessionsInMemory,
+    maxBytes: config.limits.maxSessionBytesInMemory,
     log,
     effects: {
       reassemble: (descriptor) => reassembly.enqueue(descriptor),

@@ -59,6 +59,13 @@ export const DaemonConfigSchema = z
           .default(1024 * 1024),
         /** Sessions kept in memory per replica before the least recently used are dropped (they reload from Redis). */
         maxSessionsInMemory: z.number().int().min(1).max(10_000_000).default(100_000),
+        /** Bytes of those sessions' descriptors (as stored) kept in memory per replica, all tenants together. */
+        maxSessionBytesInMemory: z
+          .number()
+          .int()
+          .min(1024 * 1024)
+          .max(64 * 1024 ** 3)
+          .default(256 * 1024 ** 2),
         /**
          * Tools the search engines a replica holds may index together, all tenants (some 1.3 KiB
          * each); over it, the tenant whose engines index the most gives up its least recently used

@@ -11,10 +11,11 @@ function tellAll(steps: Iterable<void>): void {
   for (const _ of steps);
 }
 
-function actors(limit = 1000) {
+function actors(limit = 1000, maxBytes?: number) {
   const reassembled: string[] = [];
   const held = new SessionActors({
     limit,
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
     log: pino({ level: 'silent' }),
     effects: {
       reassemble: (d) => reassembled.push(`${d.id}:${d.grant.toolsets.join()}`),
@@ -66,6 +67,23 @@ describe('session actors', () => {
     expect(many.sessionIds('acme')).toHaveLength(10_000);
     many.stop();
     expect(many.size).toBe(0);
+  });
+
+  it('holds at most maxBytes of descriptors, letting the least recently used go first', () => {
+    const { held } = actors(1000, 100_000);
+    // Sessions that each bring a little over 20 KB as stored: four fit in 100,000 bytes.
+    const bulky = (id: string) => ({ ...descriptor(id, ['mcp-github']), config: { padding: 'p'.repeat(20_000) } });
+    for (let at = 0; at < 10; at += 1) held.track(bulky(`b${at}`));
+    expect(held.bytes).toBeLessThanOrEqual(100_000);
+    expect(held.size).toBe(4);
+    expect(held.sessionIds('acme').sort()).toEqual(['b6', 'b7', 'b8', 'b9']);
+    // A newer, smaller copy of a held session is counted at its new size.
+    held.track(descriptor('b9', ['mcp-github']));
+    expect(held.bytes).toBeLessThan(4 * 20_000);
+    held.forget('acme', 'b8');
+    expect(held.size).toBe(3);
+    held.stop();
+    expect(held.bytes).toBe(0);
   });
 
   it('tells which stored ids of a tenant it does not hold, after letting the idle ones go', () => {

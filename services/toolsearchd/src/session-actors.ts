@@ -4,7 +4,7 @@ import { createActor, type ActorRefFrom, type SimulatedClock } from 'xstate';
 /** xstate's timer source (its `Clock` interface, which the package does not export by name). */
 type Clock = Pick<SimulatedClock, 'setTimeout' | 'clearTimeout' | 'now'>;
 import { reassemblesOnChange, sessionMachine, type AssembledFacts } from './session.machine';
-import type { SessionDescriptor } from './session-store.adapter';
+import { storedBytes, type SessionDescriptor } from './session-store.adapter';
 import { RecencyList, type RecencyLinks } from '@toolsearch/search';
 
 type SessionActor = ActorRefFrom<typeof sessionMachine>;
@@ -31,6 +31,8 @@ interface Held extends RecencyLinks<Held> {
   actor: SessionActor | undefined;
   /** When it was last used, on the actors' clock (for `idleMs`). */
   usedAt: number;
+  /** Its size as stored when it was last given to this replica (for `maxBytes`). */
+  bytes: number;
 }
 
 const keyOf = (tenant: string, id: string) => `${tenant}\u0000${id}`;
@@ -63,6 +65,9 @@ export class SessionActors {
   /** The tier each held session was last assembled at (for the tier metric); same keys. */
   readonly #tiers = new Map<string, number>();
   readonly #limit: number;
+  readonly #maxBytes: number;
+  /** The `bytes` of every held session together. */
+  #bytes = 0;
   readonly #idleMs: number;
   readonly #parkMs: number;
   readonly #log: Logger;
@@ -73,6 +78,11 @@ export class SessionActors {
 
   constructor(options: {
     limit: number;
+    /**
+     * Bytes of descriptors (as stored) held at most, all tenants together: a session may bring up
+     * to `limits.maxSessionBytes` of settings, so the count alone bounded little.
+     */
+    maxBytes?: number;
     log: Logger;
     effects: SessionEffects;
     /** How long a session stays in memory without a request. */
@@ -83,6 +93,7 @@ export class SessionActors {
     clock?: Clock;
   }) {
     this.#limit = options.limit;
+    this.#maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
     this.#idleMs = options.idleMs ?? DEFAULT_SESSION_IDLE_MS;
     this.#parkMs = Math.min(options.parkMs ?? DEFAULT_ACTOR_PARK_MS, this.#idleMs);
     this.#log = options.log;
@@ -144,10 +155,26 @@ export class SessionActors {
     this.#stale.delete(key);
     this.#expire();
     let held = this.#held(tenant, id);
+    const bytes = storedBytes(descriptor);
     if (held === undefined) {
-      held = { tenant, id, descriptor, actor: undefined, usedAt: 0, older: undefined, newer: undefined, listed: false };
+      held = {
+        tenant,
+        id,
+        descriptor,
+        actor: undefined,
+        usedAt: 0,
+        bytes,
+        older: undefined,
+        newer: undefined,
+        listed: false,
+      };
       this.#sessions(tenant).set(id, held);
-    } else if (held.actor === undefined) held.descriptor = descriptor;
+      this.#bytes += bytes;
+    } else {
+      if (held.actor === undefined) held.descriptor = descriptor;
+      this.#bytes += bytes - held.bytes;
+      held.bytes = bytes;
+    }
     this.#touch(held);
     if (held.actor !== undefined || options.surfaceChanged === true)
       this.#wake(held).send({ type: 'descriptor', descriptor, surfaceChanged: options.surfaceChanged === true });
@@ -264,6 +291,7 @@ export class SessionActors {
     for (const sessions of this.#tenants.values()) for (const held of sessions.values()) held.actor?.stop();
     this.#tenants.clear();
     this.#recent.clear();
+    this.#bytes = 0;
     this.#stale.clear();
     this.#tiers.clear();
   }
@@ -325,11 +353,17 @@ export class SessionActors {
     }
   }
 
-  /** Beyond the limit, lets go of the least recently used sessions that are not in a turn. */
+  /** Held bytes of descriptors, all sessions together (for tests and metrics). */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Beyond the limits, lets go of the least recently used sessions that are not in a turn. */
   #evict(): void {
-    if (this.#recent.size <= this.#limit) return;
+    const over = () => this.#recent.size > this.#limit || this.#bytes > this.#maxBytes;
+    if (!over()) return;
     for (const held of this.#recent.fromOldest()) {
-      if (this.#recent.size <= this.#limit) break;
+      if (!over()) break;
       if (held.actor?.getSnapshot().matches('busy') === true) continue;
       this.#drop(held.tenant, held.id);
     }
@@ -350,6 +384,7 @@ export class SessionActors {
     sessions.delete(id);
     if (sessions.size === 0) this.#tenants.delete(tenant);
     this.#recent.remove(held);
+    this.#bytes -= held.bytes;
     this.#stale.delete(key);
     this.#tiers.delete(key);
   }
