@@ -34,6 +34,23 @@ describe('requests per second over /mcp', () => {
   let url: URL;
   const clients: Client[] = [];
 
+  /** A raw MCP `initialize` with an API key, as a client without the SDK sends it. */
+  const initializeWith = (key: string) =>
+    fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${key}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
+    });
+
   async function mcpClient(bearer: string): Promise<Client> {
     const transport = new StreamableHTTPClientTransport(url, {
       requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
@@ -94,20 +111,7 @@ describe('requests per second over /mcp', () => {
   });
 
   it('answers an API key whose configured session is too large 413 PAYLOAD_TOO_LARGE, naming the limit, not 500', async () => {
-    const answer = await fetch(url, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${KEY_BULKY}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-      }),
-    });
+    const answer = await initializeWith(KEY_BULKY);
     expect(answer.status).toBe(413);
     const body = (await answer.json()) as { error: { message: string; data: { code: string } } };
     expect(body.error.data.code).toBe('PAYLOAD_TOO_LARGE');
@@ -115,21 +119,7 @@ describe('requests per second over /mcp', () => {
   });
 
   it("counts an API key's initialize as a session open (20): the third of a second at a limit of 50 is refused", async () => {
-    const initialize = () =>
-      fetch(url, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${KEY_OPENER}`,
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-        }),
-      });
+    const initialize = () => initializeWith(KEY_OPENER);
     await new Promise((done) => setTimeout(done, 1_010 - (Date.now() % 1_000)));
     const answers = await Promise.all(Array.from({ length: 4 }, () => initialize()));
     const statuses = answers.map((answer) => answer.status).sort();
