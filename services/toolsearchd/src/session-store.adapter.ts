@@ -68,15 +68,16 @@ export class SessionStore {
    */
   async save(descriptor: SessionDescriptor): Promise<boolean> {
     const { tenant, id } = descriptor;
+    const json = JSON.stringify(descriptor);
     const written = await UPDATE_SESSION.run(
       this.#redis,
       3,
       this.#key(tenant, id),
       this.#keys.tenant(tenant, 'session-bytes'),
       this.#keys.tenant(tenant, 'session-bytes-total'),
-      JSON.stringify(descriptor),
+      json,
       id,
-      storedBytes(descriptor),
+      Buffer.byteLength(json),
     );
     return written === 1;
   }
@@ -99,19 +100,26 @@ export class SessionStore {
     const token = `tst_${randomBytes(32).toString('base64url')}`;
     const digest = tokenDigest(token);
     const descriptor: SessionDescriptor = { ...fresh, tokenDigest: digest };
-    const bytes = storedBytes(descriptor);
+    const json = JSON.stringify(descriptor);
+    const bytes = Buffer.byteLength(json);
     await this.#redis.set(this.#keys.token(digest), `${descriptor.tenant}/${descriptor.id}`);
-    let [stored, total] = await this.#createScript(descriptor, bytes, maxBytes);
+    let [stored, total] = await this.#createScript(descriptor, json, bytes, maxBytes);
     if (stored === 0 && this.#mayRecount(descriptor.tenant)) {
       await this.recountBytes(descriptor.tenant);
-      [stored, total] = await this.#createScript(descriptor, bytes, maxBytes);
+      [stored, total] = await this.#createScript(descriptor, json, bytes, maxBytes);
     }
     if (stored === 1) return { ok: true, token, descriptor };
     await this.#redis.del(this.#keys.token(digest));
     return { ok: false, bytes, stored: total };
   }
 
-  async #createScript(descriptor: SessionDescriptor, bytes: number, maxBytes: number): Promise<[number, number]> {
+  /** `CREATE_SESSION` for `descriptor`, whose stored form `json` takes `bytes`. */
+  async #createScript(
+    descriptor: SessionDescriptor,
+    json: string,
+    bytes: number,
+    maxBytes: number,
+  ): Promise<[number, number]> {
     const { tenant, id } = descriptor;
     const keys = [
       this.#key(tenant, id),
@@ -125,7 +133,7 @@ export class SessionStore {
       this.#redis,
       keys.length,
       ...keys,
-      JSON.stringify(descriptor),
+      json,
       id,
       descriptor.tokenDigest ?? '',
       bytes,
