@@ -227,7 +227,7 @@ export class SurfaceBuilder {
     const bridge = createBridgeSession(assembly.table, config.config, {
       ...(this.#maxJsonDepth !== undefined ? { maxJsonDepth: this.#maxJsonDepth } : {}),
       withheld: withheldTools(granted),
-      background: true,
+      // The store has every engine it builds or takes back encode in the background.
       engines: this.#engines,
       owner: descriptor.tenant,
     });
